@@ -1,0 +1,84 @@
+// puzzle-device-probe: what the CLI needs to know about the GPU, as one JSON object on stdout,
+// including the device-to-device copy bandwidth that bandwidth figures are compared with.
+// Exit 2 with {"error": ...} when there is no usable GPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda_error.hpp"
+
+namespace {
+
+using puzzle::child::check;
+
+constexpr int kWarmup = 3;
+constexpr int kReps = 20;
+
+std::string version(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// cudaMemcpyAsync of up to 1 GiB device to device; bytes read + written per second, median of kReps.
+double copy_gbps() {
+  size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const size_t bytes = std::min(size_t{1} << 30, free_bytes / 4);
+  void *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&src, bytes), "cudaMalloc");
+  check(cudaMalloc(&dst, bytes), "cudaMalloc");
+  check(cudaMemset(src, 1, bytes), "cudaMemset");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (int i = 0; i < kWarmup; ++i) check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "copy");
+  std::vector<float> ms(kReps);
+  for (float& t : ms) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "copy");
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(src);
+  cudaFree(dst);
+  std::sort(ms.begin(), ms.end());
+  const double median_ms = (ms[kReps / 2 - 1] + ms[kReps / 2]) / 2;
+  return 2.0 * static_cast<double>(bytes) / (median_ms * 1e-3) * 1e-9;
+}
+
+nlohmann::json probe() {
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  int driver = 0, runtime = 0;
+  check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+  check(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
+  return {{"name", prop.name},
+          {"compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+          {"sm_count", prop.multiProcessorCount},
+          {"l2_bytes", prop.l2CacheSize},
+          {"global_memory_bytes", prop.totalGlobalMem},
+          {"driver_version", version(driver)},
+          {"runtime_version", version(runtime)},
+          {"copy_gbps", copy_gbps()}};
+}
+
+}  // namespace
+
+int main() {
+  try {
+    std::printf("%s\n", probe().dump().c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::printf("%s\n", nlohmann::json{{"error", e.what()}}.dump().c_str());
+    return 2;
+  }
+}

@@ -1,0 +1,158 @@
+// The child: `child WORKDIR` runs the cases of WORKDIR/job.json through the learner's launcher and
+// writes what came out (protocol.hpp). One source for the GPU and the simulator; backend_*.cpp hold
+// the differences. It prints nothing to stdout, which belongs to the learner's printf.
+#include <cuda_runtime.h>
+
+#include <bit>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "backend.hpp"
+#include "case_data.hpp"
+#include "cuda_error.hpp"
+#include "entry.hpp"
+#include "guarded_buffer.hpp"
+#include "protocol.hpp"
+#include "registry.hpp"
+#ifndef PUZZLE_SIM
+#include "bench.hpp"
+#endif
+
+namespace puzzle::child {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Exit codes the parent tells apart: 3 means "the CUDA context died; restart me for the rest".
+constexpr int kExitHarnessError = 2;
+constexpr int kExitContextDead = 3;
+
+protocol::Job read_job(const fs::path& dir) {
+  std::ifstream in(protocol::job_path(dir));
+  if (!in) throw std::runtime_error("cannot read " + protocol::job_path(dir).string());
+  const protocol::Job job = nlohmann::json::parse(in).get<protocol::Job>();
+  if (job.mode != "check" && job.mode != "bench") throw std::runtime_error("unknown mode " + job.mode);
+  if (!job.backend.empty() && job.backend != kBackend) {
+    throw std::runtime_error(std::string("a job for the ") + job.backend + " backend given to the " +
+                             kBackend + " child");
+  }
+  return job;
+}
+
+std::vector<GuardedBuffer> allocate(const std::vector<BufferSpec>& specs, const Params& params) {
+  std::vector<GuardedBuffer> buffers;
+  for (const BufferSpec& spec : specs) buffers.emplace_back(spec.name, spec.elements(params));
+  return buffers;
+}
+
+// A sticky error (illegal address, misaligned address, launch failure, hardware errors) leaves the
+// context unusable: every later call fails with it, even after cudaGetLastError has returned it.
+bool context_alive() {
+  return cudaDeviceSynchronize() == cudaSuccess;
+}
+
+int64_t count_modified(const std::vector<float>& before, const std::vector<float>& after) {
+  int64_t modified = 0;
+  for (size_t i = 0; i < before.size(); ++i) {
+    modified += std::bit_cast<uint32_t>(before[i]) != std::bit_cast<uint32_t>(after[i]);
+  }
+  return modified;
+}
+
+#ifndef PUZZLE_SIM
+// Bench mode, after the correctness run; returns false when the CUDA context died while timing.
+bool time_case(const protocol::Job& job, const LaunchArgs& args, const std::vector<GuardedBuffer>& inputs,
+               const std::vector<GuardedBuffer>& outputs, protocol::CaseRecord& record) {
+  const cudaError_t error = time_launcher(job, args, inputs, outputs, record);
+  if (error == cudaSuccess) return true;
+  record.launch_error = "while timing: " + describe(error);
+  return context_alive();
+}
+#endif
+
+// Runs one case and appends its record; returns false when the CUDA context died in it.
+bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, const fs::path& dir) {
+  const TestCase& test = puzzle.cases.at(index);
+  protocol::append_line(protocol::progress_path(dir), {{"event", "start"}, {"case", index}});
+
+  std::vector<std::vector<float>> input_images;
+  for (const std::vector<float>& data : draw_inputs(puzzle, test, job.seed)) {
+    input_images.push_back(GuardedBuffer::input_image(data));
+  }
+  const std::vector<GuardedBuffer> inputs = allocate(puzzle.inputs, test.params);
+  const std::vector<GuardedBuffer> outputs = allocate(puzzle.outputs, test.params);
+  LaunchArgs args{.in = {}, .out = {}, .params = test.params};
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    inputs[k].upload(input_images[k]);
+    args.in.push_back(inputs[k].data());
+  }
+  for (const GuardedBuffer& out : outputs) {
+    out.upload(GuardedBuffer::output_image(out.elements()));
+    args.out.push_back(out.data());
+  }
+
+  protocol::CaseRecord record;
+  record.case_index = index;
+  begin_launcher(inputs, outputs);
+  puzzle_call_launcher(args);
+  const cudaError_t synced = cudaDeviceSynchronize();
+  const cudaError_t last = cudaGetLastError();
+  end_launcher(record);
+  const cudaError_t error = synced != cudaSuccess ? synced : last;
+  if (error != cudaSuccess) record.launch_error = describe(error);
+  bool alive = error == cudaSuccess || context_alive();
+
+  if (alive) {
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const std::vector<float> image = outputs[k].download();
+      protocol::write_floats(protocol::output_path(dir, index, static_cast<int>(k)), image.data(),
+                             static_cast<int64_t>(image.size()));
+    }
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      record.inputs_modified += count_modified(input_images[k], inputs[k].download());
+    }
+  }
+#ifndef PUZZLE_SIM
+  if (alive && error == cudaSuccess && job.mode == "bench" && test.perf) {
+    alive = time_case(job, args, inputs, outputs, record);
+  }
+#endif
+  protocol::append_line(protocol::progress_path(dir), record);
+  return alive;
+}
+
+int run(const fs::path& dir) {
+  const protocol::Job job = read_job(dir);
+  const PuzzleSpec* puzzle = find_puzzle(job.puzzle);
+  if (!puzzle) throw std::runtime_error("no puzzle " + std::to_string(job.puzzle));
+  for (int index : job.cases) {
+    if (index < 0 || index >= static_cast<int>(puzzle->cases.size())) {
+      throw std::runtime_error("no case " + std::to_string(index) + " in puzzle " +
+                               std::to_string(job.puzzle));
+    }
+  }
+  for (int index : job.cases) {
+    if (!run_case(*puzzle, job, index, dir)) return kExitContextDead;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace puzzle::child
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "[child] usage: %s WORKDIR\n", argv[0]);
+    return puzzle::child::kExitHarnessError;
+  }
+  try {
+    return puzzle::child::run(argv[1]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "[child] %s\n", e.what());
+    return puzzle::child::kExitHarnessError;
+  }
+}

@@ -1,0 +1,42 @@
+// puzzle: build, run and judge CUDA puzzle files (docs/architecture.md).
+#include <unistd.h>
+
+#include <iostream>
+
+#include "build_config.hpp"
+#include "command_line.hpp"
+#include "commands.hpp"
+#include "errors.hpp"
+#include "subprocess.hpp"
+
+int main(int argc, char** argv) {
+  using namespace puzzle::cli;
+  const ParsedCommandLine parsed = parse_command_line(std::vector<std::string>(argv, argv + argc));
+  if (!parsed.command) {
+    (parsed.exit_code == kExitPassed ? std::cout : std::cerr) << parsed.output;
+    return parsed.exit_code;
+  }
+  kill_children_on_interrupt();
+  const Command& command = *parsed.command;
+  const BuildConfig& config = build_config();
+  const Style style(color_wanted(STDOUT_FILENO));
+  try {
+    switch (command.kind) {
+      case CommandKind::check:
+        return check_command(command, config, style, std::cout, std::cerr);
+      case CommandKind::list:
+        return list_command(config, style, std::cout);
+      case CommandKind::hint:
+        return hint_command(command.hint, config, style, std::cout);
+      case CommandKind::doctor:
+        return doctor_command(config, style, std::cout);
+    }
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitEnvironment;
+  }
+  return kExitEnvironment;
+}

@@ -1,0 +1,18 @@
+// The reference solution's GPU timings, the yardstick printed beside the learner's.
+#pragma once
+#include <chrono>
+#include <map>
+#include <vector>
+
+#include "build_config.hpp"
+#include "check_report.hpp"
+
+namespace puzzle::cli {
+
+// The reference solution's median time (ms) per case index on this device: built and timed once per
+// device and solution text, then read from build/cache/perf.json. Cases it cannot time are left out.
+std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec& puzzle,
+                                     const std::vector<int>& cases, const DeviceInfo& device,
+                                     std::chrono::milliseconds case_timeout);
+
+}  // namespace puzzle::cli

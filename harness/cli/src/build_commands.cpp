@@ -1,0 +1,89 @@
+#include "build_commands.hpp"
+
+#include "errors.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+std::filesystem::path library(const BuildConfig& config, const std::string& target,
+                              std::vector<std::string>& missing) {
+  const auto it = config.libraries.find(target);
+  if (it == config.libraries.end() || !std::filesystem::exists(it->second)) {
+    missing.push_back(target);
+    return {};
+  }
+  return it->second;
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> child_libraries(const BuildConfig& config, Backend backend,
+                                                   int puzzle_id) {
+  std::vector<std::string> missing;
+  std::vector<std::filesystem::path> libs;
+  libs.push_back(library(config, backend == Backend::gpu ? "puzzle_child_gpu" : "puzzle_child_sim", missing));
+  const auto entry = config.entry_libraries.find(puzzle_id);
+  if (entry == config.entry_libraries.end() || !std::filesystem::exists(entry->second)) {
+    missing.push_back("puzzle_entry for puzzle " + std::to_string(puzzle_id));
+  } else {
+    libs.push_back(entry->second);
+  }
+  libs.push_back(library(config, "puzzle_core", missing));
+  if (backend == Backend::sim) libs.push_back(library(config, "sim_runtime", missing));
+  if (!missing.empty()) {
+    std::string names;
+    for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
+    throw EnvironmentError("the harness libraries are not built (" + names + " missing in " +
+                           config.build_dir.string() + "); build them with `cmake --build " +
+                           config.build_dir.string() + "`");
+  }
+  return libs;
+}
+
+CommandLine sim_compile_command(const BuildConfig& config, const std::filesystem::path& source,
+                                const std::filesystem::path& translated,
+                                const std::filesystem::path& object) {
+  CommandLine cmd{config.cxx.string()};
+  cmd.insert(cmd.end(), config.sim_kernel_flags.begin(), config.sim_kernel_flags.end());
+  // The translated copy lives in the build cache: `#include "x.cuh"` must still find the headers beside
+  // the original file. Learner files use CUDA without including anything, as nvcc allows.
+  cmd.insert(cmd.end(), {"-iquote", source.parent_path().string(), "-I" + config.sim_include_dir.string(),
+                         "-include", "cuda_runtime.h", "-c", translated.string(), "-o", object.string()});
+  return cmd;
+}
+
+CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::path& object,
+                             const std::vector<std::filesystem::path>& libraries,
+                             const std::filesystem::path& child) {
+  CommandLine cmd{config.cxx.string(), "-o", child.string(), object.string()};
+  for (const auto& lib : libraries) cmd.push_back(lib.string());
+  cmd.push_back("-pthread");
+  return cmd;
+}
+
+CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
+                              const std::vector<std::filesystem::path>& libraries,
+                              const std::filesystem::path& child) {
+  CommandLine cmd{
+      config.nvcc.string(),           "-ccbin",       config.cxx.string(), "-std=c++20", "-O3", "-lineinfo",
+      "-arch=sm_" + config.cuda_arch, source.string()};
+  for (const auto& lib : libraries) cmd.push_back(lib.string());
+  // The child counts the launcher's scratch allocations through these wrappers. The static cudart
+  // (nvcc's default) is what the child library was built against.
+  cmd.insert(cmd.end(), {"-cudart", "static", "-Xlinker", "--wrap=cudaMalloc", "-Xlinker", "--wrap=cudaFree",
+                         "-o", child.string()});
+  return cmd;
+}
+
+std::string to_shell(const CommandLine& command) {
+  std::string text;
+  for (const auto& arg : command) {
+    const bool plain = arg.find_first_of(" \t\"'$\\") == std::string::npos && !arg.empty();
+    std::string quoted = "'";
+    for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += (text.empty() ? "" : " ") + (plain ? arg : quoted + "'");
+  }
+  return text;
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,28 @@
+// Where the things a check needs live, as CMake configured them (generated build_config_values.cpp).
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace puzzle::cli {
+
+struct BuildConfig {
+  std::string version;
+  std::filesystem::path source_dir;  // the repository: puzzles/, solutions/, .puzzle/
+  std::filesystem::path build_dir;   // build/checks/ and build/cache/ live here
+  std::filesystem::path sim_include_dir;
+  std::vector<std::string> sim_kernel_flags;
+  std::filesystem::path cxx;
+  std::map<std::string, std::filesystem::path>
+      libraries;  // target name -> static library file (+ sim_translate)
+  std::map<int, std::filesystem::path> entry_libraries;  // puzzle id -> libpuzzle_entry_NN.a
+  std::filesystem::path probe;                           // empty without CUDA
+  bool have_cuda = false;
+  std::filesystem::path nvcc;
+  std::string cuda_arch;  // "90"
+};
+
+const BuildConfig& build_config();
+
+}  // namespace puzzle::cli

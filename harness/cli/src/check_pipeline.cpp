@@ -1,0 +1,216 @@
+#include "check_pipeline.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <random>
+
+#include "benchmark.hpp"
+#include "case_judging.hpp"
+#include "child_build.hpp"
+#include "child_runner.hpp"
+#include "device_probe.hpp"
+#include "errors.hpp"
+#include "perf_figures.hpp"
+#include "puzzle_source.hpp"
+#include "temp_dir.hpp"
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+uint64_t random_seed() {
+  std::random_device device;
+  return std::uniform_int_distribution<uint64_t>(1, 999999)(device);  // short enough to retype
+}
+
+milliseconds case_timeout(const CheckOptions& options, Backend backend) {
+  const double seconds = options.timeout_s.value_or(backend == Backend::gpu ? 10.0 : 60.0);
+  return milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+void require_known_cases(const PuzzleSpec& puzzle, const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    const bool known = std::any_of(puzzle.cases.begin(), puzzle.cases.end(),
+                                   [&](const TestCase& t) { return t.name == name; });
+    if (known) continue;
+    std::string all;
+    for (const auto& t : puzzle.cases) all += " " + t.name;
+    throw UsageError("puzzle " + std::to_string(puzzle.id) + " has no case \"" + name +
+                     "\"; its cases are:" + all);
+  }
+}
+
+bool wanted(const TestCase& test, const std::vector<std::string>& names) {
+  return names.empty() || std::find(names.begin(), names.end(), test.name) != names.end();
+}
+
+SourceKind source_kind(const CheckOptions& options) {
+  if (options.file) return SourceKind::file;
+  return options.solution ? SourceKind::solution : SourceKind::learner;
+}
+
+// GPU: the passing perf cases were timed (bench mode); put the copy bandwidth and the reference solution's
+// figure beside them. Simulator: no timing, but how much the kernels moved.
+void add_performance(const BuildConfig& config, const CheckOptions& options, const CheckReport& report,
+                     PuzzleReport& puzzle) {
+  const PuzzleSpec& spec = *puzzle.spec;
+  const auto timed = [&](const CaseReport& c) {
+    return spec.cases[c.index].perf && c.result.status == CaseStatus::passed;
+  };
+  std::vector<int> timed_cases;
+  for (CaseReport& c : puzzle.cases) {
+    if (timed(c)) {
+      timed_cases.push_back(c.index);
+    } else {  // the child times a perf case whatever its values; a wrong kernel's speed means nothing
+      c.result.record.time_ms = -1;
+      c.result.gbps.reset();
+      c.result.tflops.reset();
+    }
+  }
+  const bool gpu = *report.backend == Backend::gpu;
+  const auto reference =
+      gpu ? solution_times(config, spec, timed_cases, report.device, case_timeout(options, Backend::gpu))
+          : std::map<int, double>{};
+  for (CaseReport& c : puzzle.cases) {
+    if (!timed(c)) continue;
+    auto& notes = c.result.notes;
+    if (!gpu) {
+      notes.push_back("timing needs a GPU");
+      if (auto note = minimum_traffic_note(spec, spec.cases[c.index], c.result.record.sim))
+        notes.push_back(*note);
+    } else if (c.result.record.time_ms <= 0) {
+      notes.push_back("no timing: the child did not time this case");
+    } else {
+      const auto solution = reference.find(c.index);
+      add_comparisons(spec, report.device,
+                      solution == reference.end() ? std::nullopt : std::optional(solution->second), c);
+    }
+  }
+}
+
+void run_cases(const CheckOptions& options, const CheckReport& report, const std::filesystem::path& child,
+               PuzzleReport& puzzle, const CheckObserver& observer) {
+  const PuzzleSpec& spec = *puzzle.spec;
+  const Backend backend = *report.backend;
+  std::vector<int> to_run;
+  for (size_t i = 0; i < spec.cases.size(); ++i) {
+    if (!wanted(spec.cases[i], options.cases)) continue;
+    if (backend == Backend::sim && !spec.cases[i].sim) continue;
+    to_run.push_back(static_cast<int>(i));
+  }
+  if (to_run.empty()) throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
+
+  TempDir work("puzzle-check-");
+  if (options.verbose) work.keep();
+  const milliseconds timeout = case_timeout(options, backend);
+  if (observer.running) {
+    observer.running("running " + std::to_string(to_run.size()) + " case" + (to_run.size() == 1 ? "" : "s") +
+                     (backend == Backend::gpu ? " on the GPU" : " on the simulator") + " (timeout " +
+                     format_seconds(timeout.count() / 1000.0) + " per case" +
+                     (options.verbose ? ", work dir " + work.path().string() : "") + ")");
+  }
+  const ChildRuns runs = run_child({.child = child,
+                                    .work_dir = work.path(),
+                                    // bench: the child also times the perf cases (a GPU only)
+                                    .job = {.puzzle = spec.id,
+                                            .seed = report.seed,
+                                            .mode = backend == Backend::gpu ? "bench" : "check",
+                                            .cases = to_run,
+                                            .backend = to_string(backend)},
+                                    .case_timeout = timeout});
+  puzzle.program_stdout = runs.program_stdout;
+  puzzle.program_stderr = runs.program_stderr;
+  for (size_t i = 0; i < spec.cases.size(); ++i) {
+    if (!wanted(spec.cases[i], options.cases)) continue;
+    if (const auto run = runs.cases.find(static_cast<int>(i)); run != runs.cases.end()) {
+      puzzle.cases.push_back(judge_run(spec, static_cast<int>(i), report.seed, run->second, work.path()));
+    } else {
+      puzzle.cases.push_back(skipped_case(spec, static_cast<int>(i), "needs a GPU", true));
+    }
+  }
+}
+
+void finish(PuzzleReport& puzzle) {
+  puzzle.score = puzzle.max_score = 0;
+  for (const auto& c : puzzle.cases) {
+    puzzle.score += c.result.points;
+    puzzle.max_score += c.result.max_points;
+  }
+  puzzle.status = puzzle.build.ok ? overall_status(puzzle) : PuzzleStatus::compile_error;
+}
+
+}  // namespace
+
+PuzzleStatus overall_status(const PuzzleReport& puzzle) {
+  const auto any = [&](CaseStatus s) {
+    return std::any_of(puzzle.cases.begin(), puzzle.cases.end(),
+                       [&](const CaseReport& c) { return c.result.status == s; });
+  };
+  if (any(CaseStatus::timeout)) return PuzzleStatus::timeout;
+  if (any(CaseStatus::crashed)) return PuzzleStatus::crashed;
+  if (any(CaseStatus::failed)) return PuzzleStatus::failed;
+  return PuzzleStatus::passed;
+}
+
+int exit_code_for(PuzzleStatus status) {
+  switch (status) {
+    case PuzzleStatus::passed:
+      return kExitPassed;
+    case PuzzleStatus::compile_error:
+      return kExitUsage;
+    default:
+      return kExitKernelFailed;
+  }
+}
+
+CheckReport run_check(const CheckOptions& options, const std::string& command_text, const BuildConfig& config,
+                      const CheckObserver& observer) {
+  CheckReport report{
+      .command = command_text, .created = utc_now(), .seed = options.seed.value_or(random_seed())};
+  try {
+    const PuzzleSpec& spec = lookup_puzzle(options.puzzle);
+    require_known_cases(spec, options.cases);
+    const PuzzleSource source = load_source(spec, source_kind(options), config.source_dir,
+                                            options.file.value_or(std::filesystem::path{}));
+    const BackendChoice choice = choose_backend(options.backend, config);
+    report.backend = choice.backend;
+    report.backend_reason = choice.reason;
+    report.device = choice.device;
+    PuzzleReport& puzzle =
+        report.puzzles.emplace_back(PuzzleReport{.spec = &spec, .file = source.file, .source = source.kind});
+    if (observer.started) observer.started(report);
+
+    const ChildBuild build = build_child(config, spec, source, choice.backend);
+    puzzle.build = build.info;
+    if (observer.built) observer.built(puzzle);
+    if (build.info.ok) {
+      run_cases(options, report, build.child, puzzle, observer);
+      add_performance(config, options, report, puzzle);
+    }
+    finish(puzzle);
+    report.exit_code = exit_code_for(puzzle.status);
+  } catch (const UsageError& e) {
+    report.error = e.what();
+    report.exit_code = kExitUsage;
+  } catch (const EnvironmentError& e) {
+    report.error = e.what();
+    report.exit_code = kExitEnvironment;
+  } catch (const std::exception& e) {
+    report.error = std::string("internal error: ") + e.what();
+    report.exit_code = kExitEnvironment;
+  }
+  return report;
+}
+
+}  // namespace puzzle::cli

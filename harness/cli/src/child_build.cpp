@@ -1,0 +1,160 @@
+#include "child_build.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "build_commands.hpp"
+#include "content_hash.hpp"
+#include "errors.hpp"
+#include "file_io.hpp"
+#include "link_errors.hpp"
+#include "subprocess.hpp"
+#include "translate.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kBuildsKeptPerPuzzle = 8;
+
+std::string mtime_of(const fs::path& file) {
+  std::error_code ec;
+  const auto time = fs::last_write_time(file, ec);
+  return ec ? "missing" : std::to_string(time.time_since_epoch().count());
+}
+
+// Everything that changes the child: the source (and its path, which debug info and messages name),
+// the tools and flags, the libraries, and the simulator's translator (linked into this program).
+std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Backend backend,
+                      const std::vector<fs::path>& libraries) {
+  ContentHash hash;
+  hash.add(to_string(backend)).add(source.file.string()).add(source.text);
+  hash.add(config.cxx.string())
+      .add(config.sim_include_dir.string())
+      .add(config.nvcc.string())
+      .add(config.cuda_arch);
+  for (const auto& flag : config.sim_kernel_flags) hash.add(flag);
+  for (const auto& lib : libraries) hash.add(lib.string()).add(mtime_of(lib));
+  if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
+    hash.add(mtime_of(translator->second));
+  }
+  return hash.hex();
+}
+
+void require_tool(const fs::path& tool, const std::string& what) {
+  if (tool.empty() || access(tool.c_str(), X_OK) != 0) {
+    throw EnvironmentError("cannot find the " + what + " (" +
+                           (tool.empty() ? "not configured" : tool.string()) +
+                           "); reconfigure the build with one installed");
+  }
+}
+
+class BuildSteps {
+ public:
+  explicit BuildSteps(BuildInfo& info) : info_(info) {}
+
+  bool run(const CommandLine& command) {
+    info_.commands.push_back(to_shell(command));
+    const CapturedRun result = run_captured(command);
+    info_.log += result.output;
+    return result.status.ok();
+  }
+
+  bool fail(std::string message) {
+    info_.message = std::move(message);
+    return false;
+  }
+
+ private:
+  BuildInfo& info_;
+};
+
+bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                   const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
+  BuildSteps steps(info);
+  const auto translated = sim::translate_cuda(source.text, source.file.string());
+  if (!translated.errors.empty()) {
+    for (const auto& error : translated.errors) info.log += error + "\n";
+    return steps.fail("your file does not compile");
+  }
+  const fs::path cpp = dir / "learner.sim.cpp", object = dir / "learner.o";
+  write_atomically(cpp, translated.code);
+  if (!steps.run(sim_compile_command(config, source.file, cpp, object)))
+    return steps.fail("your file does not compile");
+  if (!steps.run(sim_link_command(config, object, libraries, dir / "child"))) {
+    return steps.fail(explain_link_error(info.log, puzzle.signature).value_or("your file does not link"));
+  }
+  return true;
+}
+
+bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                   const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
+  BuildSteps steps(info);
+  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child"))) return true;
+  if (auto missing = explain_link_error(info.log, puzzle.signature)) return steps.fail(*missing);
+  return steps.fail("your file does not compile");
+}
+
+// Keeps the most recently used builds of a puzzle; a learner's edits would otherwise pile up.
+void prune_old_builds(const fs::path& puzzle_dir) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> builds;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(puzzle_dir, ec)) {
+    if (entry.is_directory(ec)) builds.emplace_back(entry.last_write_time(ec), entry.path());
+  }
+  if (builds.size() <= kBuildsKeptPerPuzzle) return;
+  std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = kBuildsKeptPerPuzzle; i < builds.size(); ++i) fs::remove_all(builds[i].second, ec);
+}
+
+}  // namespace
+
+ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                       Backend backend) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto seconds_since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  if (backend == Backend::gpu) {
+    require_tool(config.nvcc, "CUDA compiler (nvcc)");
+  }
+  require_tool(config.cxx, "C++ compiler");
+  const auto libraries = child_libraries(config, backend, puzzle.id);
+
+  const fs::path puzzle_dir = config.build_dir / "checks" / puzzle.slug;
+  const fs::path dir =
+      puzzle_dir / (std::string(to_string(backend)) + "-" + cache_key(config, source, backend, libraries));
+  ChildBuild build;
+  build.child = dir / "child";
+  if (fs::exists(build.child)) {
+    fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last
+    build.info = {.ok = true,
+                  .cached = true,
+                  .seconds = seconds_since_start(),
+                  .log = read_text(dir / "build.log").value_or("")};
+    return build;
+  }
+
+  // Built aside and renamed into place, so that a half-made child is never reused.
+  const fs::path scratch = dir.string() + ".tmp-" + std::to_string(getpid());
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  const bool ok = backend == Backend::gpu
+                      ? build_for_gpu(config, puzzle, source, libraries, scratch, build.info)
+                      : build_for_sim(config, puzzle, source, libraries, scratch, build.info);
+  build.info.ok = ok;
+  build.info.seconds = seconds_since_start();
+  std::error_code ec;
+  if (ok) {
+    write_atomically(scratch / "build.log", build.info.log);
+    fs::rename(scratch, dir, ec);  // fails only if a parallel check finished the same build first
+  }
+  fs::remove_all(scratch, ec);
+  if (ok) prune_old_builds(puzzle_dir);
+  return build;
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,21 @@
+// The build driver: a puzzle file -> a child program, cached under build/checks/<slug>/.
+#pragma once
+#include <filesystem>
+
+#include "build_config.hpp"
+#include "check_report.hpp"
+#include "puzzle_source.hpp"
+
+namespace puzzle::cli {
+
+struct ChildBuild {
+  BuildInfo info;               // ok == false: the file did not compile or link (info says why)
+  std::filesystem::path child;  // the program, when info.ok
+};
+
+// Reuses the child built earlier from the same source text, flags and libraries. Compile and link errors
+// come back in the result; EnvironmentError when a compiler or a harness library is missing.
+ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                       Backend backend);
+
+}  // namespace puzzle::cli

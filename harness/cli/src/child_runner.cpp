@@ -1,0 +1,127 @@
+#include "child_runner.hpp"
+
+#include <thread>
+
+#include "file_io.hpp"
+#include "sim_messages.hpp"
+#include "subprocess.hpp"
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kWatchInterval = std::chrono::milliseconds(20);
+constexpr size_t kOutputHead = 256 * 1024, kOutputTail = 64 * 1024;  // of each process's stdout / stderr
+constexpr auto kTermGrace = std::chrono::seconds(1);  // time to print "[sim] timeout: ..." before SIGKILL
+
+// One child process over the cases still pending.
+struct Process {
+  std::optional<ExitStatus> status;  // empty after a timeout
+  int in_flight = -1;                // started, not done, when it ended
+  bool progressed = false;           // started or finished at least one case
+  std::string stderr_text;
+};
+
+Process run_process(const ChildRunRequest& request, const std::vector<int>& pending, int number,
+                    ChildRuns& runs) {
+  protocol::Job job = request.job;
+  job.cases = pending;
+  const fs::path progress = protocol::progress_path(request.work_dir);
+  fs::remove(progress);
+  write_atomically(protocol::job_path(request.work_dir), nlohmann::json(job).dump(2));
+  const fs::path out = request.work_dir / ("child_" + std::to_string(number) + ".stdout");
+  const fs::path err = request.work_dir / ("child_" + std::to_string(number) + ".stderr");
+
+  Process p;
+  {
+    GroupProcess child({request.child.string(), request.work_dir.string()}, out, err);
+    size_t seen = 0;
+    auto last_event = Clock::now();
+    for (;;) {
+      const auto exited = child.poll();
+      const auto lines = protocol::read_lines(progress);  // after poll: an exited child's last lines are in
+      for (; seen < lines.size(); ++seen) {
+        const auto& line = lines[seen];
+        const int index = line.value("case", -1);
+        const std::string event = line.value("event", "");
+        if (event == "start") {
+          p.in_flight = index;
+        } else if (event == "done") {
+          runs.cases[index] = {.outcome = RunOutcome::done, .record = line.get<protocol::CaseRecord>()};
+          p.in_flight = -1;
+        } else {
+          continue;
+        }
+        p.progressed = true;
+        last_event = Clock::now();
+      }
+      if (exited) {
+        p.status = exited;
+        break;
+      }
+      if (Clock::now() - last_event > request.case_timeout) {
+        child.stop(kTermGrace);
+        break;
+      }
+      std::this_thread::sleep_for(kWatchInterval);
+    }
+  }
+  runs.program_stdout += read_clipped(out, kOutputHead, kOutputTail);
+  p.stderr_text = read_clipped(err, kOutputHead, kOutputTail);  // the tail holds the simulator's last words
+  runs.program_stderr += p.stderr_text;
+  return p;
+}
+
+std::string death_message(const Process& p, const fs::path& child) {
+  if (auto crash = find_sim_message(p.stderr_text, "crash")) return "crashed: " + locate_crash(*crash, child);
+  if (p.status->signaled) return "the program was killed by " + p.status->signal_name() + " during this case";
+  return "the program ended with " + p.status->describe() +
+         " during this case (does the code call exit() or abort()?)";
+}
+
+}  // namespace
+
+ChildRuns run_child(const ChildRunRequest& request) {
+  ChildRuns runs;
+  std::vector<int> pending = request.job.cases;
+  while (!pending.empty()) {
+    const Process p = run_process(request, pending, runs.processes++, runs);
+    std::erase_if(pending, [&](int c) { return runs.cases.contains(c); });
+    if (pending.empty()) break;
+
+    if (!p.status) {  // timed out: the case running then (or the next one) hangs; the rest are not run
+      const int hung = p.in_flight >= 0 ? p.in_flight : pending.front();
+      CaseRun& run = runs.cases[hung];
+      run.outcome = RunOutcome::timeout;
+      run.message = "timed out after " +
+                    format_seconds(std::chrono::duration<double>(request.case_timeout).count()) +
+                    " and was stopped";
+      if (auto sim = find_sim_message(p.stderr_text, "timeout")) run.notes.push_back("simulator: " + *sim);
+      for (int c : pending) {
+        if (c != hung)
+          runs.cases[c] = {.outcome = RunOutcome::not_run, .message = "not run: an earlier case timed out"};
+      }
+      break;
+    }
+    if (p.in_flight >= 0) {
+      runs.cases[p.in_flight] = {.outcome = RunOutcome::crashed, .message = death_message(p, request.child)};
+      std::erase(pending, p.in_flight);
+    }
+    if (p.status->ok() || !p.progressed) {
+      // A child that ends cleanly without running its cases, or dies before it starts any, would do the same
+      // again: report the cases instead of retrying.
+      const std::string why =
+          p.status->ok() ? "the program ended without running this case"
+                         : "the program ended with " + p.status->describe() + " before running any case";
+      for (int c : pending) runs.cases[c] = {.outcome = RunOutcome::crashed, .message = why};
+      break;
+    }
+    // Otherwise a fresh child runs what is left.
+  }
+  return runs;
+}
+
+}  // namespace puzzle::cli

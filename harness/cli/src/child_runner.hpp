@@ -1,0 +1,43 @@
+// Runs the child over a list of cases: one process at a time, a timeout per case, a fresh process for the
+// cases left after a crash. Whatever happens, every case comes back with an outcome.
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "protocol.hpp"
+
+namespace puzzle::cli {
+
+enum class RunOutcome {
+  done,     // the child wrote its record (and outputs) for the case
+  crashed,  // the child died, or exited, while running it
+  timeout,  // it ran longer than the timeout and was killed
+  not_run,  // an earlier case timed out
+};
+
+struct CaseRun {
+  RunOutcome outcome = RunOutcome::not_run;
+  protocol::CaseRecord record;     // when done
+  std::string message;             // why it did not finish
+  std::vector<std::string> notes;  // e.g. the simulator's view of the hang
+};
+
+struct ChildRunRequest {
+  std::filesystem::path child;
+  std::filesystem::path work_dir;  // job.json, progress.jsonl and the outputs go here
+  protocol::Job job;               // job.cases: every case to run, in order
+  std::chrono::milliseconds case_timeout{10000};
+};
+
+struct ChildRuns {
+  std::map<int, CaseRun> cases;                // by case index, one per job case
+  std::string program_stdout, program_stderr;  // of every process started, in order
+  int processes = 0;
+};
+
+ChildRuns run_child(const ChildRunRequest& request);
+
+}  // namespace puzzle::cli

@@ -1,0 +1,270 @@
+#include "console_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "compare.hpp"
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+constexpr size_t kOutputLinesShown = 20;  // of the program's stdout / stderr, without --verbose
+constexpr size_t kBuildLogLinesShown = 40;
+constexpr size_t kFailuresDetailed = 3;  // failed cases explained in full, without --verbose
+constexpr size_t kTagWidth = 9;          // "TIMEOUT" and a space
+
+struct Tag {
+  const char* text;
+  Tone tone;
+};
+
+Tag tag_for(CaseStatus s) {
+  switch (s) {
+    case CaseStatus::passed:
+      return {"PASS", Tone::good};
+    case CaseStatus::failed:
+      return {"FAIL", Tone::bad};
+    case CaseStatus::crashed:
+      return {"CRASH", Tone::bad};
+    case CaseStatus::timeout:
+      return {"TIMEOUT", Tone::bad};
+    case CaseStatus::skipped:
+      return {"SKIP", Tone::dim};
+  }
+  return {"?", Tone::dim};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Values with a float's precision (so that near misses differ in print), errors with 4 digits.
+std::string value_text(double v, int digits = 4) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return significant(v, digits);
+}
+constexpr int kFloatDigits = 9;  // enough to tell any two floats apart
+
+std::string speed_text(const CaseReport& c) {
+  const CaseResult& r = c.result;
+  std::string text;
+  if (r.tflops) text = fixed(*r.tflops, 1) + " TFLOP/s";
+  if (r.gbps) {
+    text += (text.empty() ? "" : ", ") + fixed(*r.gbps, 1) + " GB/s";
+    if (r.pct_of_copy) text += " = " + fixed(*r.pct_of_copy, 0) + "% of copy bandwidth";
+  }
+  if (c.solution_tflops) {
+    text += " (reference solution " + fixed(*c.solution_tflops, 1) + " TFLOP/s)";
+  } else if (r.solution_gbps) {
+    text += " (reference solution " + fixed(*r.solution_gbps, 1) + " GB/s)";
+  }
+  return text;
+}
+
+// Notes that every passed case has (say, the same traffic ratios), printed once instead of under each.
+std::set<std::string> notes_of_every_passed_case(const PuzzleReport& p) {
+  std::vector<const CaseReport*> passed;
+  for (const auto& c : p.cases) {
+    if (c.result.status == CaseStatus::passed) passed.push_back(&c);
+  }
+  if (passed.size() < 2) return {};
+  std::set<std::string> shared(passed.front()->result.notes.begin(), passed.front()->result.notes.end());
+  for (const CaseReport* c : passed) {
+    std::erase_if(shared, [&](const std::string& note) {
+      return std::find(c->result.notes.begin(), c->result.notes.end(), note) == c->result.notes.end();
+    });
+  }
+  return shared;
+}
+
+}  // namespace
+
+std::string ConsoleReport::shown(const std::filesystem::path& file) const {
+  const auto relative = file.lexically_relative(base_dir_);
+  if (!base_dir_.empty() && !relative.empty() && *relative.begin() != "..") return relative.string();
+  return file.string();
+}
+
+void ConsoleReport::header(const CheckReport& report) {
+  const PuzzleReport& p = report.puzzles.front();
+  out_ << style_("puzzle " + std::to_string(p.spec->id) + ": " + p.spec->title, Tone::bold) << "\n";
+  out_ << "file:    " << shown(p.file) << (p.source == SourceKind::solution ? "  (reference solution)" : "")
+       << "\n";
+  out_ << "backend: ";
+  if (*report.backend == Backend::gpu) {
+    out_ << "GPU, " << report.device.name;
+    if (report.device.compute_capability)
+      out_ << " (compute capability " << *report.device.compute_capability << ")";
+    out_ << " - " << report.backend_reason << "\n";
+  } else {
+    out_ << "simulator (" << report.backend_reason << ")\n";
+  }
+  out_ << "seed:    " << report.seed << " (reproduce with --seed " << report.seed << ")\n";
+  out_.flush();
+}
+
+void ConsoleReport::build(const PuzzleReport& puzzle) {
+  const BuildInfo& b = puzzle.build;
+  if (verbose_) {
+    for (const auto& command : b.commands) out_ << style_("$ " + command, Tone::dim) << "\n";
+  }
+  out_ << "build:   ";
+  if (b.ok) {
+    out_ << style_("ok", Tone::good)
+         << (b.cached ? " (unchanged since the last build, reused)" : " in " + format_seconds(b.seconds))
+         << "\n";
+    if (verbose_ && !b.log.empty()) out_ << b.log;
+  } else {
+    out_ << style_("FAILED", Tone::bad) << " after " << format_seconds(b.seconds) << ": " << b.message
+         << "\n";
+    const auto lines = lines_of(b.log);
+    const size_t shown_lines = verbose_ ? lines.size() : std::min(lines.size(), kBuildLogLinesShown);
+    for (size_t i = 0; i < shown_lines; ++i) out_ << "  " << lines[i] << "\n";
+    if (shown_lines < lines.size()) {
+      out_ << style_("  (" + std::to_string(lines.size() - shown_lines) +
+                         " more lines of compiler output not shown; --verbose shows them)",
+                     Tone::dim)
+           << "\n";
+    }
+  }
+  out_.flush();
+}
+
+void ConsoleReport::running(const std::string& what) {
+  out_ << style_(what, Tone::dim) << "\n";
+  out_.flush();
+}
+
+void ConsoleReport::case_line(const CaseReport& c, size_t name_width, size_t shape_width,
+                              const std::set<std::string>& shared_notes) {
+  const CaseResult& r = c.result;
+  const Tag tag = tag_for(r.status);
+  const std::string detail = r.status == CaseStatus::passed ? speed_text(c) : r.message;
+  const std::string shape = shape_of(r.params);
+  out_ << "  " << style_(padded(tag.text, kTagWidth), tag.tone) << padded(r.name, name_width + 2)
+       << (detail.empty() ? shape : padded(shape, shape_width + 2) + detail) << "\n";
+  if (r.status != CaseStatus::passed) return;  // a failed case's notes are in its details
+  for (const auto& note : r.notes) {
+    if (!shared_notes.contains(note)) out_ << "      " << style_(note, Tone::dim) << "\n";
+  }
+}
+
+void ConsoleReport::case_details(const CaseReport& c) {
+  const CaseResult& r = c.result;
+  const Tag tag = tag_for(r.status);
+  out_ << "\n"
+       << style_(tag.text, tag.tone) << " " << r.name << " (" << shape_of(r.params) << "): " << r.message
+       << "\n";
+  for (const auto& b : r.checks) {
+    if (b.mismatches == 0 && b.guard_before == 0 && b.guard_after == 0) continue;
+    out_ << "  " << b.name << ": " << b.mismatches << " of " << b.elements << " wrong (" << b.nan_count
+         << " NaN, " << b.inf_count << " inf, " << b.unwritten << " never written), "
+         << b.guard_before + b.guard_after << " out-of-bounds writes; max abs err "
+         << value_text(b.max_abs_err) << ", max rel err " << value_text(b.max_rel_err) << "\n";
+    if (b.first.empty()) continue;
+    size_t width = 8;
+    for (const auto& m : b.first) width = std::max(width, m.location.size());
+    out_ << "    " << padded("location", width + 2) << padded("expected", 17) << padded("got", 17)
+         << "diff\n";
+    for (const auto& m : b.first) {
+      const bool unwritten = is_poison(m.got);
+      out_ << "    " << padded(m.location, width + 2) << padded(value_text(m.expected, kFloatDigits), 17)
+           << padded(unwritten ? "never written" : value_text(m.got, kFloatDigits), 17)
+           << (unwritten ? "-" : value_text(static_cast<double>(m.got) - m.expected)) << "\n";
+    }
+  }
+  for (const auto& d : r.diagnoses) {
+    // The simulator's findings come with file:line; the rest are the harness's reading of the evidence.
+    out_ << "  " << style_(d.id.starts_with("sim_") ? "simulator:" : "why:", Tone::warn) << " " << d.message
+         << "\n";
+  }
+  for (const auto& note : r.notes) out_ << "  note: " << note << "\n";
+}
+
+void ConsoleReport::program_output(const std::string& name, const std::string& text) {
+  if (text.empty()) return;
+  const auto lines = lines_of(text);
+  const size_t shown_lines = verbose_ ? lines.size() : std::min(lines.size(), kOutputLinesShown);
+  out_ << "\nyour program's " << name << ":\n";
+  for (size_t i = 0; i < shown_lines; ++i) out_ << "  | " << lines[i] << "\n";
+  if (shown_lines < lines.size()) {
+    out_ << style_("  (" + std::to_string(lines.size() - shown_lines) +
+                       " more lines not shown; --verbose shows them)",
+                   Tone::dim)
+         << "\n";
+  }
+}
+
+void ConsoleReport::summary(const PuzzleReport& p) {
+  out_ << "\n";
+  if (p.status == PuzzleStatus::compile_error) {
+    out_ << style_("FAILED", Tone::bad)
+         << ": the file did not build; fix the first error above and check again\n";
+  } else {
+    const int passed = passed_cases(p), counted = counted_cases(p);
+    const int gpu_only = static_cast<int>(p.cases.size()) - counted;
+    const bool ok = p.status == PuzzleStatus::passed;
+    out_ << style_(ok ? "PASSED" : "FAILED", ok ? Tone::good : Tone::bad) << ": " << passed << "/" << counted
+         << " cases passed, score " << p.score << "/" << p.max_score;
+    if (gpu_only > 0) out_ << " (" << gpu_only << " more need a GPU)";
+    out_ << "\n";
+    if (ok) return;
+  }
+  out_ << "Stuck? `puzzle hint " << p.spec->id << "` gives a hint; the puzzle's page is " << p.spec->docs
+       << "\n";
+}
+
+void ConsoleReport::results(const CheckReport& report) {
+  for (const PuzzleReport& p : report.puzzles) {
+    if (!p.build.ok) {
+      summary(p);
+      continue;
+    }
+    size_t name_width = 4, shape_width = 0;
+    for (const auto& c : p.cases) {
+      name_width = std::max(name_width, c.result.name.size());
+      shape_width = std::max(shape_width, shape_of(c.result.params).size());
+    }
+    out_ << "\n";
+    const auto shared = notes_of_every_passed_case(p);
+    for (const auto& c : p.cases) case_line(c, name_width, shape_width, shared);
+    for (const auto& note : shared) out_ << "  " << style_("every passed case: " + note, Tone::dim) << "\n";
+    if (report.backend == Backend::sim &&
+        std::any_of(p.spec->cases.begin(), p.spec->cases.end(), [](const TestCase& t) { return t.perf; })) {
+      out_ << "  "
+           << style_("speed: timing needs a GPU; the traffic notes say what your kernels moved", Tone::dim)
+           << "\n";
+    }
+    size_t detailed = 0, not_detailed = 0;
+    for (const auto& c : p.cases) {
+      if (c.result.status == CaseStatus::passed || c.result.status == CaseStatus::skipped) continue;
+      if (verbose_ || detailed < kFailuresDetailed) {
+        case_details(c);
+        ++detailed;
+      } else {
+        ++not_detailed;
+      }
+    }
+    if (not_detailed > 0) {
+      out_ << "\n"
+           << style_(
+                  "(" + std::to_string(not_detailed) +
+                      " more failed cases not shown in detail: --verbose shows them, --case NAME checks one)",
+                  Tone::dim)
+           << "\n";
+    }
+    program_output("stdout", p.program_stdout);
+    program_output("stderr", p.program_stderr);
+    summary(p);
+  }
+  out_.flush();
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,33 @@
+// Is there a GPU, which one, and how fast does it copy? (puzzle-device-probe, with a per-device cache)
+#pragma once
+#include <string>
+
+#include "build_config.hpp"
+#include "check_report.hpp"
+#include "command_line.hpp"
+
+namespace puzzle::cli {
+
+struct GpuProbe {
+  bool found = false;
+  std::string why_not;  // when !found: "CUDA was not configured", the probe's error, ...
+  DeviceInfo device;
+};
+
+// The copy bandwidth is the figure from the first probe of this device (build/cache/device.json), so that
+// "% of copy" does not drift with each run's measurement noise.
+GpuProbe probe_gpu(const BuildConfig& config);
+
+struct BackendChoice {
+  Backend backend = Backend::sim;
+  std::string reason;  // "no GPU found: ...", "--backend sim", ...
+  DeviceInfo device;
+};
+
+// auto: the GPU when CUDA was configured and a GPU answers, else the simulator. EnvironmentError for
+// --backend gpu without a GPU.
+BackendChoice choose_backend(BackendRequest request, const BuildConfig& config);
+
+DeviceInfo simulator_device();
+
+}  // namespace puzzle::cli

@@ -1,0 +1,54 @@
+#include "file_io.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace puzzle::cli {
+
+std::optional<std::string> read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
+std::string read_clipped(const std::filesystem::path& file, size_t head, size_t tail) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec) return {};
+  if (size <= head + tail) return read_text(file).value_or("");
+  std::ifstream in(file, std::ios::binary);
+  std::string first(head, '\0'), last(tail, '\0');
+  in.read(first.data(), static_cast<std::streamsize>(head));
+  in.seekg(static_cast<std::streamoff>(size - tail));
+  in.read(last.data(), static_cast<std::streamsize>(tail));
+  return first + "\n[... " + std::to_string(size - head - tail) + " bytes left out ...]\n" + last;
+}
+
+void write_atomically(const std::filesystem::path& file, const std::string& content) {
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  const std::filesystem::path temp = file.string() + ".tmp-" + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temp, ignored);
+      throw std::runtime_error("cannot write " + temp.string());
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, file, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    throw std::runtime_error("cannot write " + file.string() + ": " + ec.message());
+  }
+}
+
+}  // namespace puzzle::cli

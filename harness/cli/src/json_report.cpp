@@ -1,0 +1,166 @@
+#include "json_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "file_io.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxOutputBytes = 64 * 1024;  // of the program's stdout / stderr kept in the report
+
+// JSON has no NaN or infinity; they matter here ("got NaN"), so they become strings.
+json number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+json optional_number(const std::optional<double>& value) {
+  return value ? number(*value) : json(nullptr);
+}
+
+json text_or_null(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
+
+std::string clipped(const std::string& text) {
+  if (text.size() <= kMaxOutputBytes) return text;
+  return text.substr(0, kMaxOutputBytes) + "\n[... " + std::to_string(text.size() - kMaxOutputBytes) +
+         " more bytes not kept]\n";
+}
+
+json buffer_json(const BufferCheck& b) {
+  json first = json::array();
+  for (const auto& m : b.first) {
+    first.push_back({{"index", m.index},
+                     {"location", m.location},
+                     {"expected", number(m.expected)},
+                     {"got", number(m.got)}});
+  }
+  return {{"name", b.name},
+          {"elements", b.elements},
+          {"mismatches", b.mismatches},
+          {"nan_count", b.nan_count},
+          {"inf_count", b.inf_count},
+          {"unwritten", b.unwritten},
+          {"guard_before", b.guard_before},
+          {"guard_after", b.guard_after},
+          {"farthest_after", b.farthest_after},
+          {"max_abs_err", number(b.max_abs_err)},
+          {"max_rel_err", number(b.max_rel_err)},
+          {"first_mismatches", first}};
+}
+
+json sim_json(const json& sim) {
+  if (!sim.is_object()) return nullptr;
+  const auto part = [&](const char* key) { return sim.contains(key) ? sim[key] : json::array(); };
+  return {{"findings", part("findings")},
+          {"traffic", part("traffic")},
+          {"launches", part("launches")},
+          {"scratch",
+           {{"peak_bytes", sim.value("scratch_peak_bytes", json(nullptr))},
+            {"live_bytes", sim.value("scratch_live_bytes", json(nullptr))}}}};
+}
+
+json case_json(const CaseReport& c) {
+  const CaseResult& r = c.result;
+  json buffers = json::array(), diagnoses = json::array();
+  int64_t mismatches = 0, nans = 0, infs = 0, unwritten = 0, oob = 0;
+  double max_abs = 0, max_rel = 0;
+  for (const auto& b : r.checks) {
+    buffers.push_back(buffer_json(b));
+    mismatches += b.mismatches;
+    nans += b.nan_count;
+    infs += b.inf_count;
+    unwritten += b.unwritten;
+    oob += b.guard_before + b.guard_after;
+    max_abs = std::max(max_abs, b.max_abs_err);
+    max_rel = std::max(max_rel, b.max_rel_err);
+  }
+  for (const auto& d : r.diagnoses) diagnoses.push_back({{"id", d.id}, {"message", d.message}});
+  const bool judged = !r.checks.empty();
+  const auto& record = r.record;
+  return {{"name", r.name},
+          {"params", r.params},
+          {"shape", shape_of(r.params)},
+          {"status", to_string(r.status)},
+          {"passed", r.status == CaseStatus::passed},
+          {"points", r.points},
+          {"max_points", r.max_points},
+          {"max_abs_err", judged ? number(max_abs) : json(nullptr)},
+          {"max_rel_err", judged ? number(max_rel) : json(nullptr)},
+          {"mismatches", judged ? json(mismatches) : json(nullptr)},
+          {"nan_count", judged ? json(nans) : json(nullptr)},
+          {"inf_count", judged ? json(infs) : json(nullptr)},
+          {"unwritten", judged ? json(unwritten) : json(nullptr)},
+          {"oob_writes", judged ? json(oob) : json(nullptr)},
+          {"buffers", buffers},
+          {"message", r.message},
+          {"diagnoses", diagnoses},
+          {"notes", r.notes},
+          {"launch_error", text_or_null(record.launch_error)},
+          {"sim", sim_json(record.sim)},
+          {"time_ms", record.time_ms > 0 ? json(record.time_ms) : json(nullptr)},
+          {"gbps", optional_number(r.gbps)},
+          {"pct_of_copy", optional_number(r.pct_of_copy)},
+          {"tflops", optional_number(r.tflops)},
+          {"solution_gbps", optional_number(r.solution_gbps)},
+          {"solution_tflops", optional_number(c.solution_tflops)}};
+}
+
+json puzzle_json(const PuzzleReport& p) {
+  json cases = json::array();
+  for (const auto& c : p.cases) cases.push_back(case_json(c));
+  return {{"id", p.spec->id},
+          {"slug", p.spec->slug},
+          {"name", p.spec->title},
+          {"file", p.file.string()},
+          {"source", to_string(p.source)},
+          {"status", to_string(p.status)},
+          {"score", p.score},
+          {"max_score", p.max_score},
+          {"cases_passed", passed_cases(p)},
+          {"cases_counted", counted_cases(p)},
+          {"build",
+           {{"ok", p.build.ok},
+            {"cached", p.build.cached},
+            {"seconds", p.build.seconds},
+            {"message", text_or_null(p.build.message)},
+            {"log", p.build.log}}},
+          {"output", {{"stdout", clipped(p.program_stdout)}, {"stderr", clipped(p.program_stderr)}}},
+          {"cases", cases}};
+}
+
+}  // namespace
+
+json report_to_json(const CheckReport& report, const std::string& tool_version) {
+  json puzzles = json::array();
+  for (const auto& p : report.puzzles) puzzles.push_back(puzzle_json(p));
+  return {{"tool", "puzzle"},
+          {"version", tool_version},
+          {"schema_version", kReportSchemaVersion},
+          {"created", report.created},
+          {"command", report.command},
+          {"exit_code", report.exit_code},
+          {"error", text_or_null(report.error)},
+          {"backend", report.backend ? json(to_string(*report.backend)) : json(nullptr)},
+          {"backend_reason", text_or_null(report.backend_reason)},
+          {"device",
+           {{"name", report.backend ? json(report.device.name) : json(nullptr)},
+            {"compute_capability",
+             report.device.compute_capability ? json(*report.device.compute_capability) : json(nullptr)},
+            {"copy_gbps", optional_number(report.device.copy_gbps)}}},
+          {"seed", report.seed},
+          {"puzzles", puzzles}};
+}
+
+void write_json_report(const std::filesystem::path& file, const CheckReport& report,
+                       const std::string& tool_version) {
+  write_atomically(file, report_to_json(report, tool_version).dump(2) + "\n");
+}
+
+}  // namespace puzzle::cli

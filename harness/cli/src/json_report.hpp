@@ -1,0 +1,18 @@
+// The machine-readable report of `puzzle check --json FILE` (described in docs/report-format.md).
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "check_report.hpp"
+
+namespace puzzle::cli {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+nlohmann::json report_to_json(const CheckReport& report, const std::string& tool_version);
+
+// Atomically (temporary file + rename): a reader never sees half a report.
+void write_json_report(const std::filesystem::path& file, const CheckReport& report,
+                       const std::string& tool_version);
+
+}  // namespace puzzle::cli

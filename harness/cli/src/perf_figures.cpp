@@ -1,0 +1,46 @@
+#include "perf_figures.hpp"
+
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+double per_second(double amount, double time_ms) {
+  return amount / (time_ms * 1e-3);
+}
+
+}  // namespace
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 4) {
+    bytes /= 1000;
+    ++unit;
+  }
+  return fixed(bytes, unit == 0 ? 0 : 1) + " " + units[unit];
+}
+
+void add_comparisons(const PuzzleSpec& puzzle, const DeviceInfo& device,
+                     std::optional<double> solution_time_ms, CaseReport& report) {
+  CaseResult& r = report.result;
+  if (r.gbps && device.copy_gbps && *device.copy_gbps > 0)
+    r.pct_of_copy = 100.0 * *r.gbps / *device.copy_gbps;
+  if (!solution_time_ms || *solution_time_ms <= 0) return;
+  if (puzzle.min_bytes) r.solution_gbps = per_second(puzzle.min_bytes(r.params), *solution_time_ms) / 1e9;
+  if (puzzle.flops) report.solution_tflops = per_second(puzzle.flops(r.params), *solution_time_ms) / 1e12;
+}
+
+std::optional<std::string> minimum_traffic_note(const PuzzleSpec& puzzle, const TestCase& test,
+                                                const nlohmann::json& sim_report) {
+  if (!puzzle.min_bytes || !sim_report.is_object() || !sim_report.contains("traffic")) return std::nullopt;
+  double moved = 0;
+  for (const auto& t : sim_report["traffic"])
+    moved += t.value("bytes_read", 0.0) + t.value("bytes_written", 0.0);
+  const double minimum = puzzle.min_bytes(test.params);
+  if (minimum <= 0) return std::nullopt;
+  return "moved " + format_bytes(moved) + " to and from global memory, " + fixed(moved / minimum, 2) +
+         "x the minimum of " + format_bytes(minimum);
+}
+
+}  // namespace puzzle::cli

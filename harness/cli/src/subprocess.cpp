@@ -1,0 +1,214 @@
+#include "subprocess.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace puzzle::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kPollInterval = std::chrono::milliseconds(10);
+
+// Process groups alive right now, for the interrupt handler (which may only touch atomics).
+std::array<std::atomic<pid_t>, 4> live_groups{};
+
+void remember_group(pid_t pgid) {
+  for (auto& slot : live_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pgid)) return;
+  }
+}
+
+void forget_group(pid_t pgid) {
+  for (auto& slot : live_groups) {
+    pid_t expected = pgid;
+    slot.compare_exchange_strong(expected, 0);
+  }
+}
+
+extern "C" void kill_groups_and_die(int sig) {
+  for (auto& slot : live_groups) {
+    if (pid_t pgid = slot.load(); pgid > 0) killpg(pgid, SIGKILL);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+class SpawnSetup {
+ public:
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions_);
+    posix_spawnattr_init(&attr_);
+    // Own process group; default signal handling and an empty mask whatever the parent has.
+    posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attr_, 0);
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attr_, &all);
+    posix_spawnattr_setsigmask(&attr_, &none);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions_);
+    posix_spawnattr_destroy(&attr_);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+
+  void redirect_to_file(int fd, const std::filesystem::path& file) {
+    posix_spawn_file_actions_addopen(&actions_, fd, file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
+  void redirect_to_fd(int fd, int target) { posix_spawn_file_actions_adddup2(&actions_, target, fd); }
+  void close_in_child(int fd) { posix_spawn_file_actions_addclose(&actions_, fd); }
+
+  pid_t spawn(const std::vector<std::string>& argv) {
+    if (argv.empty()) throw std::runtime_error("internal error: empty command line");
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = -1;
+    if (int err = posix_spawnp(&pid, args[0], &actions_, &attr_, args.data(), environ); err != 0) {
+      throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(err));
+    }
+    remember_group(pid);
+    return pid;
+  }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+  posix_spawnattr_t attr_;
+};
+
+ExitStatus decode(int wait_status) {
+  ExitStatus s;
+  if (WIFSIGNALED(wait_status)) {
+    s.signaled = true;
+    s.signal = WTERMSIG(wait_status);
+  } else {
+    s.code = WEXITSTATUS(wait_status);
+  }
+  return s;
+}
+
+// True once the process has ended; it stays a zombie (its pid, and so its group id, stay taken).
+bool has_ended(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
+ExitStatus kill_group_and_reap(pid_t pid) {
+  killpg(pid, SIGKILL);  // whatever it started and left running
+  int wait_status = 0;
+  while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+  }
+  forget_group(pid);
+  return decode(wait_status);
+}
+
+}  // namespace
+
+std::string ExitStatus::signal_name() const {
+  const char* name = sigabbrev_np(signal);
+  return name ? std::string("SIG") + name : std::to_string(signal);
+}
+
+std::string ExitStatus::describe() const {
+  return signaled ? "signal " + signal_name() : "exit code " + std::to_string(code);
+}
+
+GroupProcess::GroupProcess(const std::vector<std::string>& argv, const std::filesystem::path& stdout_file,
+                           const std::filesystem::path& stderr_file) {
+  SpawnSetup setup;
+  setup.redirect_to_file(STDOUT_FILENO, stdout_file);
+  setup.redirect_to_file(STDERR_FILENO, stderr_file);
+  pid_ = setup.spawn(argv);
+}
+
+GroupProcess::~GroupProcess() {
+  if (!status_) reap();
+}
+
+ExitStatus GroupProcess::reap() {
+  status_ = kill_group_and_reap(pid_);
+  return *status_;
+}
+
+std::optional<ExitStatus> GroupProcess::poll() {
+  if (!status_ && has_ended(pid_)) reap();
+  return status_;
+}
+
+ExitStatus GroupProcess::stop(std::chrono::milliseconds grace) {
+  if (status_) return *status_;
+  killpg(pid_, SIGTERM);
+  const auto deadline = Clock::now() + grace;
+  while (!has_ended(pid_) && Clock::now() < deadline) std::this_thread::sleep_for(kPollInterval);
+  return reap();
+}
+
+CapturedRun run_captured(const std::vector<std::string>& argv,
+                         std::optional<std::chrono::milliseconds> timeout) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  pid_t pid = -1;
+  try {
+    SpawnSetup setup;
+    setup.redirect_to_fd(STDOUT_FILENO, fds[1]);
+    setup.redirect_to_fd(STDERR_FILENO, fds[1]);
+    setup.close_in_child(fds[0]);
+    pid = setup.spawn(argv);
+  } catch (...) {
+    close(fds[0]);
+    close(fds[1]);
+    throw;
+  }
+  close(fds[1]);
+
+  CapturedRun run;
+  const auto deadline = timeout ? Clock::now() + *timeout : Clock::time_point::max();
+  pollfd pfd{fds[0], POLLIN, 0};
+  std::array<char, 4096> chunk;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (timeout && left.count() <= 0) {
+      run.timed_out = true;
+      break;
+    }
+    const int wait_ms = timeout ? static_cast<int>(std::min<int64_t>(left.count(), 1000)) : 1000;
+    if (::poll(&pfd, 1, wait_ms) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (pfd.revents == 0) continue;
+    const ssize_t n = read(fds[0], chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: every writer is gone
+    run.output.append(chunk.data(), static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  if (run.timed_out) killpg(pid, SIGKILL);
+  run.status = kill_group_and_reap(pid);
+  return run;
+}
+
+void kill_children_on_interrupt() {
+  struct sigaction action {};
+  action.sa_handler = kill_groups_and_die;
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &action, nullptr);
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,31 @@
+#include "text_format.hpp"
+
+#include <cstdio>
+
+namespace puzzle::cli {
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string format_seconds(double s) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2g s", s);
+  if (s >= 10) std::snprintf(text, sizeof text, "%.0f s", s);
+  return text;
+}
+
+std::string significant(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
+  return text;
+}
+
+std::string padded(std::string text, size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+}  // namespace puzzle::cli

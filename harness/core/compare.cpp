@@ -1,0 +1,90 @@
+#include "compare.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+#include "protocol.hpp"
+
+namespace puzzle {
+namespace {
+
+using protocol::kGuardElems;
+
+// Guard elements that are no longer the guard pattern; `distance(i)` is how far guard element i
+// lies outside the buffer.
+template <class Distance>
+void count_overwritten(std::span<const float> guard, int64_t& count, int64_t& farthest, Distance distance) {
+  for (size_t i = 0; i < guard.size(); ++i) {
+    if (is_guard(guard[i])) continue;
+    ++count;
+    farthest = std::max(farthest, distance(static_cast<int64_t>(i)));
+  }
+}
+
+}  // namespace
+
+bool is_poison(float value) {
+  return std::bit_cast<uint32_t>(value) == protocol::kPoisonBits;
+}
+
+bool is_guard(float value) {
+  return std::bit_cast<uint32_t>(value) == protocol::kGuardBits;
+}
+
+Outcome compare_element(float got, double expected, const Tolerance& tolerance) {
+  if (is_poison(got)) return Outcome::unwritten;
+  if (std::isnan(got)) return std::isnan(expected) ? Outcome::ok : Outcome::nan;
+  if (std::isinf(got)) {
+    if (got == expected) return Outcome::ok;
+    return std::isfinite(expected) ? Outcome::inf : Outcome::wrong;
+  }
+  if (!std::isfinite(expected)) return Outcome::wrong;
+  const double error = std::abs(static_cast<double>(got) - expected);
+  return error <= tolerance.atol + tolerance.rtol * std::abs(expected) ? Outcome::ok : Outcome::wrong;
+}
+
+BufferCheck check_buffer(const BufferSpec& spec, const Params& params, std::span<const float> with_guards,
+                         const std::vector<double>& expected, const Tolerance& tolerance) {
+  BufferCheck check;
+  check.name = spec.name;
+  check.elements = static_cast<int64_t>(expected.size());
+  if (with_guards.empty()) {
+    check.available = false;
+    return check;
+  }
+  if (with_guards.size() != expected.size() + 2 * kGuardElems) {
+    throw std::runtime_error("output " + spec.name + " has " + std::to_string(with_guards.size()) +
+                             " floats, expected " + std::to_string(expected.size() + 2 * kGuardElems));
+  }
+  const auto before = with_guards.first(kGuardElems);
+  const auto data = with_guards.subspan(kGuardElems, expected.size());
+  const auto after = with_guards.last(kGuardElems);
+  count_overwritten(before, check.guard_before, check.farthest_before,
+                    [](int64_t i) { return kGuardElems - i; });
+  count_overwritten(after, check.guard_after, check.farthest_after, [](int64_t i) { return i + 1; });
+
+  // Relative error is reported only where the relative tolerance governs (|expected| >= atol / rtol):
+  // below that, tiny expected values make it meaningless.
+  const double relative_from = tolerance.rtol > 0 ? tolerance.atol / tolerance.rtol : INFINITY;
+  for (int64_t i = 0; i < check.elements; ++i) {
+    const float got = data[i];
+    const double want = expected[i];
+    const Outcome outcome = compare_element(got, want, tolerance);
+    check.unwritten += outcome == Outcome::unwritten;
+    check.nan_count += outcome == Outcome::nan;
+    check.inf_count += outcome == Outcome::inf;
+    if (outcome != Outcome::unwritten && std::isfinite(got) && std::isfinite(want)) {
+      const double error = std::abs(static_cast<double>(got) - want);
+      check.max_abs_err = std::max(check.max_abs_err, error);
+      if (std::abs(want) >= relative_from)
+        check.max_rel_err = std::max(check.max_rel_err, error / std::abs(want));
+    }
+    if (outcome == Outcome::ok) continue;
+    if (check.mismatches++ < kListedMismatches) check.first.push_back({i, spec.locate(params, i), want, got});
+  }
+  return check;
+}
+
+}  // namespace puzzle

@@ -1,0 +1,115 @@
+#include "diagnoses.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "compare.hpp"
+#include "pattern.hpp"
+#include "sim_report.hpp"
+
+namespace puzzle {
+namespace {
+
+std::string plural(int64_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+void out_of_bounds(const BufferCheck& c, std::vector<Diagnosis>& out) {
+  if (c.guard_after > 0) {
+    out.push_back({"out_of_bounds_write", "wrote " + plural(c.guard_after, "float") + " past the end of " +
+                                              c.name + " (the farthest " + std::to_string(c.farthest_after) +
+                                              " past it): check the bounds test on the last row/block"});
+  }
+  if (c.guard_before > 0) {
+    out.push_back({"out_of_bounds_write", "wrote " + plural(c.guard_before, "float") +
+                                              " before the start of " + c.name + " (the farthest " +
+                                              std::to_string(c.farthest_before) +
+                                              " before it): a negative index?"});
+  }
+}
+
+void unwritten(const CaseEvidence& e, size_t k, std::vector<Diagnosis>& out) {
+  const BufferCheck& c = e.checks[k];
+  if (c.unwritten == 0 || !c.available) return;
+  const BufferSpec& spec = e.puzzle->outputs[k];
+  const std::vector<float>& got = (*e.outputs)[k];
+  std::vector<bool> flagged(got.size());
+  for (size_t i = 0; i < got.size(); ++i) flagged[i] = is_poison(got[i]);
+  const ElementPattern pattern = find_pattern(flagged, row_length_of(spec, e.test->params));
+  out.push_back({"unwritten_elements",
+                 std::to_string(c.unwritten) + " of " + std::to_string(c.elements) + " elements of " +
+                     c.name + " were never written: " + describe(pattern, spec, e.test->params)});
+}
+
+void non_finite(const BufferCheck& c, std::vector<Diagnosis>& out) {
+  if (c.nan_count == 0 && c.inf_count == 0) return;
+  std::string message = c.name + " has ";
+  if (c.nan_count > 0) message += std::to_string(c.nan_count) + " NaN";
+  if (c.nan_count > 0 && c.inf_count > 0) message += " and ";
+  if (c.inf_count > 0) message += std::to_string(c.inf_count) + " inf";
+  message += " where the answer is finite";
+  for (const Mismatch& m : c.first) {
+    if (!is_poison(m.got) && !std::isfinite(m.got)) {
+      message += " (the first at " + m.location + ")";
+      break;
+    }
+  }
+  out.push_back(
+      {"nan_output", message + ": look for overflow in exp, 0/0, inf - inf or uninitialised values"});
+}
+
+}  // namespace
+
+std::string launch_error_of(const protocol::CaseRecord& record) {
+  if (!record.launch_error.empty()) return record.launch_error;
+  const auto refused = refused_launches(record.sim);
+  return refused.empty() ? std::string() : refused.front();
+}
+
+std::string explain_launch_error(const std::string& error) {
+  static const std::pair<const char*, const char*> kCommon[] = {
+      {"cudaErrorInvalidConfiguration",
+       "The launch configuration is invalid: more than 1024 threads per block, a zero-sized grid or block, "
+       "or gridDim.y/z above 65535"},
+      // CUDA 13 reports a block of more than 1024 threads this way too (seen on an H200).
+      {"cudaErrorInvalidValue",
+       "A launch argument is invalid: more than 1024 threads per block, or more than 48 KiB of dynamic "
+       "shared memory without cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+       "bytes)"},
+      {"cudaErrorIllegalAddress",
+       "A kernel read or wrote outside its buffers: run with --backend sim to see the line"},
+      {"cudaErrorMisalignedAddress",
+       "An access was not aligned to its size (a float4 load from an address that is not a multiple of 16?): "
+       "run with --backend sim to see the line"},
+      {"cudaErrorLaunchOutOfResources",
+       "The block needs more registers than the SM has: use fewer threads per block or __launch_bounds__"},
+      {"cudaErrorLaunchFailure", "The kernel crashed: run with --backend sim to see where"},
+      {"cudaErrorAssert", "An assert() in a kernel failed"},
+      {"cudaErrorMemoryAllocation", "cudaMalloc ran out of device memory"},
+      {"cudaErrorNoKernelImageForDevice", "The file was compiled for another GPU architecture"},
+  };
+  for (const auto& [name, meaning] : kCommon) {
+    if (error.starts_with(name) || error.find(std::string(": ") + name) != std::string::npos) {
+      return error + ". " + meaning;
+    }
+  }
+  return error;
+}
+
+void generic_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  if (const std::string error = launch_error_of(e.record); !error.empty()) {
+    out.push_back({"launch_error", "CUDA error: " + explain_launch_error(error)});
+  }
+  for (const SimFinding& f : sim_findings(e.record.sim)) {
+    if (f.severity == "error") out.push_back({"sim_" + f.kind, describe(f)});
+  }
+  for (const BufferCheck& c : e.checks) out_of_bounds(c, out);
+  for (size_t k = 0; k < e.checks.size(); ++k) unwritten(e, k, out);
+  for (const BufferCheck& c : e.checks) non_finite(c, out);
+  if (e.record.inputs_modified > 0) {
+    out.push_back({"inputs_modified", "the kernel changed " + plural(e.record.inputs_modified, "float") +
+                                          " of its inputs (or their guard zones): inputs are read-only"});
+  }
+}
+
+}  // namespace puzzle

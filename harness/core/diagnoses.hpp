@@ -1,0 +1,19 @@
+// Diagnoses every puzzle shares: launch errors, simulator findings, out-of-bounds writes, unwritten
+// elements, NaN/inf outputs, modified inputs. The puzzle's own diagnose() adds to these.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "registry.hpp"
+#include "verdict.hpp"
+
+namespace puzzle {
+
+// The CUDA error of the case (the launcher's, else the first launch the simulator refused); empty if none.
+std::string launch_error_of(const protocol::CaseRecord& record);
+// What a CUDA error usually means in a puzzle and what to try ("cudaErrorX: message" as the child wrote it).
+std::string explain_launch_error(const std::string& error);
+
+void generic_diagnoses(const CaseEvidence& evidence, std::vector<Diagnosis>& diagnoses);
+
+}  // namespace puzzle

@@ -1,0 +1,123 @@
+#include "protocol.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace puzzle::protocol {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::filesystem::path& file) {
+  throw std::runtime_error(what + " " + file.string() + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const Job& job) {
+  j = {{"puzzle", job.puzzle},
+       {"seed", job.seed},
+       {"mode", job.mode},
+       {"cases", job.cases},
+       {"timing", {{"warmup", job.warmup}, {"reps", job.reps}}}};
+  if (!job.backend.empty()) j["backend"] = job.backend;
+}
+
+void from_json(const nlohmann::json& j, Job& job) {
+  job = Job{};
+  j.at("puzzle").get_to(job.puzzle);
+  j.at("seed").get_to(job.seed);
+  j.at("cases").get_to(job.cases);
+  job.mode = j.value("mode", job.mode);
+  if (j.contains("timing")) {
+    job.warmup = j["timing"].value("warmup", job.warmup);
+    job.reps = j["timing"].value("reps", job.reps);
+  }
+  job.backend = j.value("backend", job.backend);
+}
+
+std::filesystem::path job_path(const std::filesystem::path& dir) {
+  return dir / "job.json";
+}
+
+std::filesystem::path progress_path(const std::filesystem::path& dir) {
+  return dir / "progress.jsonl";
+}
+
+std::filesystem::path output_path(const std::filesystem::path& dir, int case_index, int buffer) {
+  return dir / ("case_" + std::to_string(case_index) + "_out_" + std::to_string(buffer) + ".bin");
+}
+
+void to_json(nlohmann::json& j, const CaseRecord& r) {
+  j = {{"event", "done"}, {"case", r.case_index}, {"inputs_modified", r.inputs_modified}};
+  if (!r.launch_error.empty()) j["launch_error"] = r.launch_error;
+  if (r.time_ms >= 0) j["time_ms"] = r.time_ms;
+  if (!r.times_ms.empty()) j["times_ms"] = r.times_ms;
+  if (r.scratch_bytes != kUnknownBytes) j["scratch_bytes"] = r.scratch_bytes;
+  if (!r.sim.is_null()) j["sim"] = r.sim;
+}
+
+void from_json(const nlohmann::json& j, CaseRecord& r) {
+  r = CaseRecord{};
+  j.at("case").get_to(r.case_index);
+  r.launch_error = j.value("launch_error", r.launch_error);
+  r.inputs_modified = j.value("inputs_modified", r.inputs_modified);
+  r.time_ms = j.value("time_ms", r.time_ms);
+  r.times_ms = j.value("times_ms", r.times_ms);
+  r.scratch_bytes = j.value("scratch_bytes", r.scratch_bytes);
+  if (j.contains("sim")) r.sim = j["sim"];
+}
+
+void append_line(const std::filesystem::path& file, const nlohmann::json& line) {
+  const std::string text = line.dump() + "\n";
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) fail("cannot open", file);
+  // One write() per line: a crash can tear only the line being written, never an earlier one.
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const bool ok = written == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  const int saved_errno = errno;
+  ::close(fd);
+  errno = saved_errno;
+  if (!ok) fail("cannot append to", file);
+}
+
+std::vector<nlohmann::json> read_lines(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return lines;  // the child died before its first line
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  size_t begin = 0;
+  for (size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    lines.push_back(nlohmann::json::parse(text.begin() + begin, text.begin() + end));
+  }
+  // Whatever follows the last newline is a line torn by a crash: ignored.
+  return lines;
+}
+
+void write_floats(const std::filesystem::path& file, const float* data, int64_t count) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), count * static_cast<std::streamsize>(sizeof(float)));
+  out.close();
+  if (!out) fail("cannot write", file);
+}
+
+std::vector<float> read_floats(const std::filesystem::path& file) {
+  if (!std::filesystem::exists(file)) return {};
+  const auto bytes = std::filesystem::file_size(file);
+  if (bytes % sizeof(float) != 0) {
+    throw std::runtime_error(file.string() + ": size " + std::to_string(bytes) + " is not whole floats");
+  }
+  std::vector<float> data(bytes / sizeof(float));
+  std::ifstream in(file, std::ios::binary);
+  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes));
+  if (!in) fail("cannot read", file);
+  return data;
+}
+
+}  // namespace puzzle::protocol

@@ -1,0 +1,68 @@
+// How the parent and the child talk: files in a work directory (see docs/architecture.md).
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "registry.hpp"
+
+namespace puzzle::protocol {
+
+// Every output buffer is surrounded by guard zones; 4096 floats cover a tail block of 1024 threads
+// writing a few rows past the end.
+inline constexpr int64_t kGuardElems = 4096;
+// Quiet-NaN payloads that arithmetic never produces, so "still poison" means "never written".
+inline constexpr uint32_t kPoisonBits = 0x7FC0FFEEu;  // output elements before the launcher runs
+inline constexpr uint32_t kGuardBits = 0x7FC0DEADu;   // guard zones around each output buffer
+
+struct Job {
+  int puzzle = 0;
+  uint64_t seed = 0;
+  std::string mode = "check";  // "check": run cases once; "bench": also time the perf cases (GPU only)
+  std::vector<int> cases;      // indices into the puzzle's case list
+  int warmup = 3;
+  int reps = 20;
+  std::string backend;  // "sim" | "gpu": the child refuses a job meant for the other backend; empty: any
+};
+void to_json(nlohmann::json& j, const Job& job);
+void from_json(const nlohmann::json& j, Job& job);
+
+std::filesystem::path job_path(const std::filesystem::path& dir);       // job.json
+std::filesystem::path progress_path(const std::filesystem::path& dir);  // progress.jsonl
+std::filesystem::path output_path(const std::filesystem::path& dir, int case_index, int buffer);
+
+// Per-case record the child appends as {"event":"done","case":i, ...}. Optional parts are absent
+// when they do not apply. "sim" holds the simulator's report:
+//   {"findings": [{"severity", "kind", "message", "file", "line", "block": [x,y,z], "thread": [x,y,z],
+//                  "count"}],
+//    "traffic": [{"label", "size", "bytes_read", "bytes_written"}],
+//    "launches": [{"kernel", "grid": [x,y,z], "block": [x,y,z], "dynamic_shared", "static_shared",
+//                  "file", "line", "error"}],
+//    "scratch_peak_bytes", "scratch_live_bytes", "context_switches", "simulated_threads"}
+inline constexpr uint64_t kUnknownBytes = UINT64_MAX;
+
+struct CaseRecord {
+  int case_index = -1;
+  std::string launch_error;                // CUDA error after the launcher (name: message), empty if none
+  int64_t inputs_modified = 0;             // input elements that differ after the run
+  double time_ms = -1;                     // median over reps (bench mode on a GPU), else -1
+  std::vector<double> times_ms;            // every rep, for the report
+  uint64_t scratch_bytes = kUnknownBytes;  // device memory the launcher allocated (peak), if known
+  nlohmann::json sim;                      // null on the GPU
+};
+void to_json(nlohmann::json& j, const CaseRecord& r);  // the whole done line, "event" included
+void from_json(const nlohmann::json& j, CaseRecord& r);
+
+// Child side: append one line and flush it to disk before going on.
+void append_line(const std::filesystem::path& file, const nlohmann::json& line);
+// Parent side: the lines written so far (a torn last line from a crash is ignored).
+std::vector<nlohmann::json> read_lines(const std::filesystem::path& file);
+
+// Raw float32 files: [guard][data][guard].
+void write_floats(const std::filesystem::path& file, const float* data, int64_t count);
+// Empty when the file does not exist: after a sticky CUDA error the child cannot copy outputs back.
+std::vector<float> read_floats(const std::filesystem::path& file);
+
+}  // namespace puzzle::protocol

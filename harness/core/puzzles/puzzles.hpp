@@ -1,0 +1,9 @@
+// One function per puzzle, each in its own file; registry.cpp lists them in order.
+#pragma once
+#include "registry.hpp"
+
+namespace puzzle::puzzles {
+
+PuzzleSpec row_softmax();
+
+}  // namespace puzzle::puzzles

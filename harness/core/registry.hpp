@@ -1,0 +1,74 @@
+// The puzzle registry: everything the CLI, the child, the tests and the docs know about a puzzle.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace puzzle {
+
+using Params = std::map<std::string, int64_t>;    // a case's sizes, e.g. {"rows": 127, "cols": 129}
+using Buffers = std::vector<std::vector<float>>;  // one vector per input or output buffer
+using RefBuffers = std::vector<std::vector<double>>;
+
+struct TestCase {
+  std::string name;  // unique within the puzzle, e.g. "127x129" or "huge_logits"
+  Params params;
+  std::string input_kind;  // how inputs are drawn; puzzle-defined ("random", "huge_logits", ...)
+  std::string about;       // one line: why this case exists
+  int points = 1;
+  bool perf = false;  // timed on a GPU: the bandwidth / TFLOP/s figure of `check`
+  bool sim = true;    // also run on the simulator (false: too large for a CPU in a few seconds)
+};
+
+struct BufferSpec {
+  std::string name;                                           // as in the launcher's signature: "x", "y"
+  std::function<int64_t(const Params&)> elements;             // float32 elements
+  std::function<std::string(const Params&, int64_t)> locate;  // element index -> "row 3, col 17"
+  // Elements per row, so that reports can say "whole rows" or "tail columns"; empty for 1-D buffers.
+  std::function<int64_t(const Params&)> row_length;
+};
+
+struct Tolerance {  // |got - expected| <= atol + rtol * |expected|, elementwise
+  double atol;
+  double rtol;
+};
+
+struct Diagnosis {
+  std::string id;       // stable, e.g. "missing_max_subtraction"; tests match on it
+  std::string message;  // what we think is wrong and what to try
+};
+
+struct BufferCheck;
+struct CaseEvidence;  // defined in verdict.hpp: what a puzzle's diagnose() may look at
+
+struct PuzzleSpec {
+  int id = 0;
+  std::string slug;       // "row_softmax"
+  std::string title;      // "Row softmax"
+  std::string summary;    // one sentence
+  std::string file;       // "01_row_softmax.cu", the same name under puzzles/ and solutions/
+  std::string docs;       // "docs/01_row_softmax.md"
+  std::string signature;  // the launcher, exactly as the file must define it
+  std::vector<BufferSpec> inputs;
+  std::vector<BufferSpec> outputs;
+  std::vector<TestCase> cases;
+  Tolerance tolerance{};
+  std::function<double(const Params&)> min_bytes;  // bytes a perfect kernel moves (read + write)
+  std::function<double(const Params&)> flops;      // empty for memory-bound puzzles
+  std::function<void(const TestCase&, uint64_t seed, Buffers& inputs)> make_inputs;
+  std::function<void(const Params&, const Buffers& inputs, RefBuffers& outputs)> reference;
+  // Puzzle-specific explanations of a failed case, added after the generic ones.
+  std::function<void(const CaseEvidence&, std::vector<Diagnosis>&)> diagnose;
+  std::array<std::string, 3> hints;  // from a nudge to nearly the answer
+  int line_budget = 0;               // "roughly N lines" of kernel + launcher
+  std::string traffic_budget;        // "read x once, write y once"
+};
+
+const std::vector<PuzzleSpec>& all_puzzles();
+const PuzzleSpec* find_puzzle(int id);
+const PuzzleSpec* find_puzzle(const std::string& id_or_slug);  // "1", "01", "row_softmax"
+
+}  // namespace puzzle

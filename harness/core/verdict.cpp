@@ -1,0 +1,157 @@
+#include "verdict.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "case_data.hpp"
+#include "compare.hpp"
+#include "diagnoses.hpp"
+#include "format.hpp"
+#include "sim_report.hpp"
+
+namespace puzzle {
+namespace {
+
+std::vector<float> without_guards(const std::vector<float>& with_guards) {
+  if (with_guards.empty()) return {};
+  return {with_guards.begin() + protocol::kGuardElems, with_guards.end() - protocol::kGuardElems};
+}
+
+// Findings of severity "error" fail the case even when the values are right: the kernel did
+// something undefined that happened to work this time.
+bool sim_found_errors(const nlohmann::json& sim) {
+  for (const SimFinding& f : sim_findings(sim)) {
+    if (f.severity == "error") return true;
+  }
+  return false;
+}
+
+std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::CaseRecord& record) {
+  std::vector<std::string> notes;
+  for (const SimFinding& f : sim_findings(record.sim)) {
+    if (f.severity != "error") notes.push_back(f.severity + " " + f.kind + ": " + describe(f));
+  }
+  if (std::string traffic = traffic_note(record.sim, puzzle); !traffic.empty()) notes.push_back(traffic);
+  if (record.scratch_bytes != protocol::kUnknownBytes && record.scratch_bytes > 0) {
+    notes.push_back("the launcher allocated " + std::to_string(record.scratch_bytes) +
+                    " bytes of device memory (peak)");
+  }
+  return notes;
+}
+
+// The one-line summary: the most basic problem first.
+std::string summarize(const CaseResult& r, bool sim_errors) {
+  if (const std::string error = launch_error_of(r.record); !error.empty()) return "CUDA error: " + error;
+  int64_t wrong = 0, total = 0, outside = 0;
+  const Mismatch* first = nullptr;
+  for (const BufferCheck& c : r.checks) {
+    if (!c.available) return "output " + c.name + " could not be copied back";
+    wrong += c.mismatches;
+    total += c.elements;
+    outside += c.guard_before + c.guard_after;
+    if (!first && !c.first.empty()) first = &c.first.front();
+  }
+  if (wrong > 0) {
+    std::string line = std::to_string(wrong) + " of " + std::to_string(total) +
+                       " elements wrong; the first at " + first->location + ": expected " +
+                       format_number(first->expected) + ", got ";
+    return line + (is_poison(first->got) ? "nothing (never written)" : format_number(first->got));
+  }
+  if (outside > 0) {
+    return "right values, but " + std::to_string(outside) + (outside == 1 ? " float" : " floats") +
+           " written out of bounds";
+  }
+  if (r.record.inputs_modified > 0) return "right values, but the inputs were modified";
+  if (sim_errors) return "right values, but the simulator found undefined behaviour";
+  double max_rel = 0;
+  for (const BufferCheck& c : r.checks) max_rel = std::max(max_rel, c.max_rel_err);
+  return "all " + std::to_string(total) + " elements within tolerance (max relative error " +
+         format_number(max_rel) + ")";
+}
+
+bool buffers_clean(const std::vector<BufferCheck>& checks) {
+  for (const BufferCheck& c : checks) {
+    if (!c.available || c.mismatches > 0 || c.guard_before > 0 || c.guard_after > 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const char* to_string(CaseStatus s) {
+  switch (s) {
+    case CaseStatus::passed:
+      return "passed";
+    case CaseStatus::failed:
+      return "failed";
+    case CaseStatus::crashed:
+      return "crashed";
+    case CaseStatus::timeout:
+      return "timeout";
+    case CaseStatus::skipped:
+      return "skipped";
+  }
+  return "unknown";
+}
+
+CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed,
+                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const protocol::CaseRecord& record) {
+  if (outputs_with_guards.size() != puzzle.outputs.size()) {
+    throw std::runtime_error("judge_case: " + std::to_string(outputs_with_guards.size()) + " outputs for " +
+                             std::to_string(puzzle.outputs.size()) + " buffers");
+  }
+  const Buffers inputs = draw_inputs(puzzle, test, seed);
+  const RefBuffers expected = expected_outputs(puzzle, test, inputs);
+  Buffers outputs;
+  CaseEvidence evidence{.puzzle = &puzzle,
+                        .test = &test,
+                        .inputs = &inputs,
+                        .outputs = &outputs,
+                        .expected = &expected,
+                        .checks = {},
+                        .record = record};
+  for (size_t k = 0; k < puzzle.outputs.size(); ++k) {
+    evidence.checks.push_back(
+        check_buffer(puzzle.outputs[k], test.params, outputs_with_guards[k], expected[k], puzzle.tolerance));
+    outputs.push_back(without_guards(outputs_with_guards[k]));
+  }
+
+  CaseResult r;
+  r.name = test.name;
+  r.params = test.params;
+  r.max_points = test.points;
+  r.record = record;
+  r.checks = evidence.checks;
+  const bool sim_errors = sim_found_errors(record.sim);
+  const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 &&
+                      launch_error_of(record).empty() && !sim_errors;
+  r.status = passed ? CaseStatus::passed : CaseStatus::failed;
+  r.points = passed ? test.points : 0;
+  if (!passed) {
+    generic_diagnoses(evidence, r.diagnoses);
+    if (puzzle.diagnose) puzzle.diagnose(evidence, r.diagnoses);
+  }
+  r.notes = notes_for(puzzle, record);
+  r.message = summarize(r, sim_errors);
+  if (record.time_ms > 0) {
+    const double seconds = record.time_ms * 1e-3;
+    if (puzzle.min_bytes) r.gbps = puzzle.min_bytes(test.params) / seconds * 1e-9;
+    if (puzzle.flops) r.tflops = puzzle.flops(test.params) / seconds * 1e-12;
+  }
+  return r;
+}
+
+CaseResult failed_run(const PuzzleSpec& /*puzzle*/, const TestCase& test, CaseStatus status,
+                      std::string message, std::vector<Diagnosis> diagnoses) {
+  CaseResult r;
+  r.name = test.name;
+  r.params = test.params;
+  r.status = status;
+  r.max_points = test.points;
+  r.diagnoses = std::move(diagnoses);
+  r.message = std::move(message);
+  return r;
+}
+
+}  // namespace puzzle

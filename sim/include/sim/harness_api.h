@@ -1,0 +1,54 @@
+// What the child runner asks of the simulator. Learner code never includes this.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sim::harness {
+
+struct Finding {
+  std::string severity;  // "error" (the case fails) or "warning" (shown, does not fail by itself)
+  std::string kind;      // stable id, e.g. "global_oob_write"; the list is in docs/simulator.md
+  std::string message;   // one line: what happened, to which buffer, how far out
+  std::string file;      // learner's file (empty if unknown)
+  int line = 0;
+  int block[3] = {-1, -1, -1};  // -1 when it happened outside a kernel
+  int thread[3] = {-1, -1, -1};
+  uint64_t count = 1;  // occurrences folded into this finding
+};
+
+struct Traffic {  // global memory moved by kernels, per labelled allocation
+  std::string label;
+  uint64_t size = 0;  // bytes of the allocation (without guards)
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+};
+
+struct LaunchRecord {
+  std::string kernel;
+  unsigned grid[3] = {0, 0, 0};
+  unsigned block[3] = {0, 0, 0};
+  size_t dynamic_shared = 0;
+  size_t static_shared = 0;
+  std::string file;
+  int line = 0;
+  std::string error;  // CUDA error name when the launch was refused, else empty
+};
+
+struct Report {
+  std::vector<Finding> findings;
+  std::vector<Traffic> traffic;
+  std::vector<LaunchRecord> launches;
+  uint64_t scratch_peak_bytes = 0;  // device memory the launcher allocated, at its peak
+  uint64_t scratch_live_bytes = 0;  // of which still allocated when the launcher returned
+  uint64_t context_switches = 0;    // fiber switches, for the throughput figure
+  uint64_t simulated_threads = 0;
+};
+
+void label_allocation(const void* device_ptr, const char* label);          // names a buffer
+void mark_guard(const void* device_ptr, size_t bytes, const char* label);  // kernels must not touch it
+void begin_launcher();  // clears findings, traffic and launch log; new allocations count as scratch
+Report end_launcher();  // what happened since begin_launcher, symbolized
+
+}  // namespace sim::harness

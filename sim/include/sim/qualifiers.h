@@ -1,0 +1,20 @@
+// CUDA's declaration qualifiers for the host compiler: every function is a host function here, and
+// a __device__ or __constant__ variable is an ordinary global.
+#pragma once
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __forceinline__ __inline__ __attribute__((always_inline))
+// Empty, not __attribute__((noinline)): libstdc++ writes __attribute__((__noinline__)) itself, and
+// inlining changes nothing a simulated kernel computes.
+#define __noinline__
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+
+// sim/translate rewrites every __shared__ declaration; one it missed must not compile silently.
+#define __shared__ sim_error_shared_declaration_not_rewritten_by_the_simulator_translator

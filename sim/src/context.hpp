@@ -1,0 +1,43 @@
+// State shared by the scheduler (threads, barriers, collectives) and the memory checker.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+
+#include "vector_types.h"
+
+namespace sim {
+
+struct LaunchInfo {
+  const char* kernel = "";  // the kernel expression as written at the launch
+  dim3 grid, block;
+  size_t dynamic_shared = 0;
+  std::source_location where;
+};
+
+struct BlockState;
+
+struct ThreadState {
+  uint3 thread_idx;     // what threadIdx reads
+  unsigned linear = 0;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
+  unsigned warp = 0, lane = 0;
+  BlockState* block = nullptr;
+};
+
+struct BlockState {
+  uint3 block_idx;
+  dim3 block_dim, grid_dim;
+  const LaunchInfo* launch = nullptr;
+  // Process-unique at block start, +1 at every __syncthreads release: two accesses by different
+  // threads in the same epoch are unordered (a race) unless a warp collective orders them.
+  uint64_t epoch = 0;
+  std::array<uint32_t, 32> warp_epoch{};  // +1 per completed collective of warp w (w < 32)
+  void* shared = nullptr;                 // the memory checker's per-block shared-memory state
+};
+
+// The simulated thread running on this host thread, or nullptr in host code.
+ThreadState* current_thread() noexcept;
+void set_current_thread(ThreadState* t) noexcept;
+
+}  // namespace sim

@@ -1,0 +1,82 @@
+// The device heap: one reserved arena, so "is this a device address" is one range compare.
+// Allocations are separated by red zones at least as large as themselves, and addresses are never
+// reused: an index error of up to one buffer length, or a use after free, is always attributable.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace sim::memory {
+
+// Address space that costs nothing until touched and reads as zeros; nullptr if none is left.
+void* reserve_address_space(size_t bytes) noexcept;
+
+struct AddressRange {
+  uintptr_t lo = 0, hi = 0;
+  bool contains(uintptr_t address, size_t bytes) const { return address >= lo && address + bytes <= hi; }
+  bool overlaps(uintptr_t address, size_t bytes) const { return address < hi && address + bytes > lo; }
+  size_t size() const { return hi - lo; }
+};
+
+struct Allocation {
+  AddressRange extent;  // the allocation and its red zones: every address here is attributed to it
+  AddressRange data;    // what cudaMalloc returned
+  // What kernels may touch: `data` without the guards at its ends. Indices in findings count from
+  // buffer.lo, so a write into the trailing guard reads as "y[n]".
+  AddressRange buffer;
+  std::vector<AddressRange> inner_guards;  // guards strictly inside `buffer` (rare)
+  std::string label;                       // empty: named after the cudaMalloc call
+  const char* file = nullptr;              // the cudaMalloc call
+  int line = 0;
+  const char* freed_file = nullptr;  // the cudaFree call
+  int freed_line = 0;
+  uint64_t launcher = 0;  // the launcher that allocated it as scratch, 0 if none
+  std::atomic<bool> freed{false};
+  std::atomic<uint64_t> bytes_read{0}, bytes_written{0};  // by kernels
+};
+
+class DeviceHeap {
+ public:
+  static constexpr size_t kAlignment = 256;
+  static constexpr size_t kMinRedZone = 64 << 10;
+
+  bool contains(uintptr_t address) const noexcept {
+    return address - lo_.load(std::memory_order_relaxed) < size_.load(std::memory_order_relaxed);
+  }
+  // The allocation whose extent holds `address` (lock-free), or nullptr.
+  Allocation* find(uintptr_t address) const noexcept;
+
+  // nullptr when the device memory or the arena is exhausted.
+  Allocation* allocate(size_t bytes, const char* file, int line);
+  void release(Allocation& allocation, const char* file, int line);
+
+  size_t live_bytes() const;
+  // Every allocation ever made, oldest first; call while no kernel runs.
+  std::vector<Allocation*> all() const;
+
+  // Scratch: allocations made between begin_scratch and end_scratch, by the launcher under test.
+  void begin_scratch();
+  void end_scratch();
+  uint64_t scratch_live_bytes() const;
+  uint64_t scratch_peak_bytes() const;
+
+ private:
+  bool reserve_arena();  // with mutex_ held
+
+  std::atomic<uintptr_t> lo_{0};
+  std::atomic<size_t> size_{0};
+  std::atomic<Allocation**> table_{nullptr};  // sorted by address, since addresses only grow
+  std::atomic<size_t> count_{0};
+  mutable std::mutex mutex_;  // allocate / release / accounting
+  uintptr_t next_ = 0;        // first unused arena address
+  size_t live_bytes_ = 0;
+  uint64_t launcher_ = 0, launchers_started_ = 0;
+  uint64_t scratch_live_ = 0, scratch_peak_ = 0;
+};
+
+extern constinit DeviceHeap device_heap;
+
+}  // namespace sim::memory

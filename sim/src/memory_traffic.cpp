@@ -1,0 +1,37 @@
+#include "memory_traffic.hpp"
+
+namespace sim::memory {
+
+void flush_span(CachedSpan& cached) {
+  if (cached.allocation) {
+    cached.allocation->bytes_read.fetch_add(cached.bytes_read, std::memory_order_relaxed);
+    cached.allocation->bytes_written.fetch_add(cached.bytes_written, std::memory_order_relaxed);
+  }
+  cached = {};
+}
+
+void flush_access_cache() {
+  HostThreadAccess& local = host_thread_access;
+  for (CachedSpan& cached : local.spans) flush_span(cached);
+  local.next_victim = 0;
+}
+
+void reset_traffic() {
+  for (Allocation* allocation : device_heap.all()) {
+    allocation->bytes_read.store(0, std::memory_order_relaxed);
+    allocation->bytes_written.store(0, std::memory_order_relaxed);
+  }
+}
+
+std::vector<harness::Traffic> labelled_traffic() {
+  std::vector<harness::Traffic> traffic;
+  for (const Allocation* allocation : device_heap.all()) {
+    if (allocation->label.empty() || allocation->freed.load(std::memory_order_relaxed)) continue;
+    traffic.push_back({allocation->label, allocation->buffer.size(),
+                       allocation->bytes_read.load(std::memory_order_relaxed),
+                       allocation->bytes_written.load(std::memory_order_relaxed)});
+  }
+  return traffic;
+}
+
+}  // namespace sim::memory

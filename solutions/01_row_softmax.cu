@@ -1,0 +1,89 @@
+// Puzzle 1 · Row softmax — reference solution.
+// The spec is in puzzles/01_row_softmax.cu; the walk-through is docs/01_row_softmax.md.
+//
+// One block per row. Every thread keeps its share of the row in registers, so x is read once and
+// y written once: the kernel moves the minimum 2 * rows * cols * 4 bytes. Three steps, each a
+// block-wide reduction or a map over the registers:
+//   1. m = max over the row          (warp shuffles, then one value per warp through shared memory)
+//   2. s = sum of exp(x - m)         (the same reduction with +)
+//   3. y = exp(x - m) / s
+#include <cuda_runtime.h>
+
+#include <cmath>
+
+namespace {
+
+constexpr int kWarp = 32;
+constexpr int kMaxCols = 16384;
+constexpr int kPerThread = 16;  // values each thread holds: cols <= kPerThread * 1024 threads
+
+struct Max {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct Sum {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+// After the loop every lane holds the reduction of all 32 lanes (butterfly pattern).
+template <class Op>
+__device__ float warp_reduce(float v, Op op) {
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) v = op(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  return v;
+}
+
+// Every thread of the block gets the reduction of all threads' v.
+template <class Op>
+__device__ float block_reduce(float v, Op op, float identity) {
+  __shared__ float per_warp[kWarp];
+  const int lane = threadIdx.x % kWarp;
+  const int warp = threadIdx.x / kWarp;
+  const int warps = (blockDim.x + kWarp - 1) / kWarp;
+
+  v = warp_reduce(v, op);
+  if (lane == 0) per_warp[warp] = v;
+  __syncthreads();
+  v = warp_reduce(lane < warps ? per_warp[lane] : identity, op);
+  __syncthreads();  // per_warp is reused by the next reduction
+  return v;
+}
+
+__global__ void row_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int cols) {
+  const float* row_x = x + static_cast<size_t>(blockIdx.x) * cols;
+  float* row_y = y + static_cast<size_t>(blockIdx.x) * cols;
+
+  // Thread t owns columns t, t + blockDim.x, t + 2 * blockDim.x, ...: each load is coalesced.
+  float v[kPerThread];
+  float m = -INFINITY;
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    const int c = threadIdx.x + i * blockDim.x;
+    v[i] = c < cols ? row_x[c] : -INFINITY;  // -inf pads the tail: it changes neither max nor sum
+    m = fmaxf(m, v[i]);
+  }
+  m = block_reduce(m, Max{}, -INFINITY);
+
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    v[i] = expf(v[i] - m);  // <= 1: subtracting the max is what keeps exp from overflowing
+    s += v[i];
+  }
+  s = block_reduce(s, Sum{}, 0.0f);
+
+  const float inv_s = 1.0f / s;
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    const int c = threadIdx.x + i * blockDim.x;
+    if (c < cols) row_y[c] = v[i] * inv_s;
+  }
+}
+
+}  // namespace
+
+void row_softmax(const float* x, float* y, int rows, int cols) {
+  static_assert(kMaxCols <= kPerThread * 1024, "a row must fit in one block's registers");
+  // Just enough whole warps that kPerThread values per thread cover the row.
+  const int per_thread_threads = (cols + kPerThread - 1) / kPerThread;
+  const int threads = (per_thread_threads + kWarp - 1) / kWarp * kWarp;
+  row_softmax_kernel<<<rows, threads>>>(x, y, cols);
+}

@@ -1,0 +1,74 @@
+#include <doctest/doctest.h>
+
+#include "build_config.hpp"
+#include "child_build.hpp"
+#include "file_io.hpp"
+#include "link_errors.hpp"
+#include "puzzle_source.hpp"
+#include "temp_dir.hpp"
+
+using namespace puzzle::cli;
+
+namespace {
+
+// The real tools and libraries, but children built under a directory of the test's own.
+struct BuildFixture {
+  TempDir dir{"cli-build-test-"};
+  BuildConfig config = [this] {
+    BuildConfig c = build_config();
+    c.build_dir = dir.path();
+    return c;
+  }();
+  const puzzle::PuzzleSpec& spec = lookup_puzzle("1");
+
+  ChildBuild build(const std::string& text) {
+    const auto file = dir.path() / "learner.cu";
+    write_atomically(file, text);
+    return build_child(config, spec, load_source(spec, SourceKind::file, config.source_dir, file),
+                       Backend::sim);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a syntax error is a compile error whose message names the learner's file and line") {
+  BuildFixture f;
+  const ChildBuild b = f.build(
+      "// line 1\n"
+      "__global__ void k(float* y) {\n"
+      "  int a = ;\n"
+      "}\n");
+  CHECK_FALSE(b.info.ok);
+  CHECK(b.info.message == "your file does not compile");
+  CHECK(b.info.log.find((f.dir.path() / "learner.cu").string() + ":3:") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(b.child));
+}
+
+TEST_CASE("a launcher with the wrong parameter types: 'your file must define <signature>'") {
+  BuildFixture f;
+  const ChildBuild b = f.build(
+      "__global__ void k(float* y) { y[threadIdx.x] = 0; }\n"
+      "void " +
+      function_name(f.spec.signature) + "(float* y, int rows) { k<<<1, 1>>>(y); }\n");
+  CHECK_FALSE(b.info.ok);
+  CHECK(b.info.message.find("your file must define " + f.spec.signature) == 0);
+}
+
+TEST_CASE("the reference solution builds once, then the build is reused") {
+  BuildFixture f;
+  const auto solution = read_text(f.config.source_dir / "solutions" / f.spec.file);
+  REQUIRE(solution);
+  const ChildBuild first = f.build(*solution);
+  INFO(first.info.log);
+  REQUIRE(first.info.ok);
+  CHECK_FALSE(first.info.cached);
+  CHECK(std::filesystem::exists(first.child));
+  const ChildBuild second = f.build(*solution);
+  CHECK(second.info.ok);
+  CHECK(second.info.cached);
+  CHECK(second.child == first.child);
+  const ChildBuild edited = f.build(*solution + "\n// edited\n");
+  CHECK(edited.info.ok);
+  CHECK_FALSE(edited.info.cached);
+  CHECK(edited.child != first.child);
+}

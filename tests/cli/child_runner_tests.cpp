@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <string>
+
+#include "child_runner.hpp"
+#include "file_io.hpp"
+#include "temp_dir.hpp"
+
+using namespace puzzle::cli;
+using namespace std::chrono_literals;
+
+namespace {
+
+ChildRuns run_fake_child(const TempDir& work, const std::string& plan, std::vector<int> cases,
+                         std::chrono::milliseconds timeout = 5000ms) {
+  setenv("FAKE_CHILD_PLAN", plan.c_str(), 1);
+  return run_child({.child = FAKE_CHILD,
+                    .work_dir = work.path(),
+                    .job = {.puzzle = 1, .seed = 7, .cases = std::move(cases)},
+                    .case_timeout = timeout});
+}
+
+int process_starts(const TempDir& work) {
+  std::ifstream starts(work.path() / "starts");
+  int lines = 0;
+  for (std::string line; std::getline(starts, line);) ++lines;
+  return lines;
+}
+
+// Gone, or a zombie nobody has reaped yet: either way no longer running.
+bool is_running(pid_t pid) {
+  const auto stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return false;
+  const auto state = stat->find(") ");
+  return state != std::string::npos && (*stat)[state + 2] != 'Z';
+}
+
+}  // namespace
+
+TEST_CASE("every case done: one process, every record collected") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "", {0, 1, 2});
+  CHECK(runs.processes == 1);
+  REQUIRE(runs.cases.size() == 3);
+  for (const auto& [index, run] : runs.cases) {
+    CHECK(run.outcome == RunOutcome::done);
+    CHECK(run.record.case_index == index);
+  }
+  CHECK(runs.program_stdout == "running case 0\nrunning case 1\nrunning case 2\n");
+}
+
+TEST_CASE("a case that hangs times out, its process group is killed and the rest are not run") {
+  TempDir work("cli-test-");
+  const auto started = std::chrono::steady_clock::now();
+  const ChildRuns runs = run_fake_child(work, "1:hang", {0, 1, 2}, 300ms);
+  CHECK(std::chrono::steady_clock::now() - started < 4s);
+  CHECK(runs.cases.at(0).outcome == RunOutcome::done);
+  CHECK(runs.cases.at(1).outcome == RunOutcome::timeout);
+  CHECK(runs.cases.at(1).message.find("timed out") != std::string::npos);
+  CHECK(runs.cases.at(2).outcome == RunOutcome::not_run);
+  CHECK(runs.processes == 1);
+  const auto grandchild = read_text(work.path() / "grandchild.pid");
+  REQUIRE(grandchild);
+  CHECK_FALSE(is_running(std::stoi(*grandchild)));
+}
+
+TEST_CASE("a case that dies of SIGSEGV is crashed and a new process runs the rest") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "1:segv", {0, 1, 2, 3});
+  CHECK(runs.cases.at(0).outcome == RunOutcome::done);
+  CHECK(runs.cases.at(1).outcome == RunOutcome::crashed);
+  CHECK(runs.cases.at(1).message.find("SIGSEGV") != std::string::npos);
+  CHECK(runs.cases.at(2).outcome == RunOutcome::done);
+  CHECK(runs.cases.at(3).outcome == RunOutcome::done);
+  CHECK(runs.processes == 2);
+  CHECK(process_starts(work) == 2);
+}
+
+TEST_CASE("the simulator's crash line becomes the crash message") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "0:simcrash", {0});
+  REQUIRE(runs.cases.at(0).outcome == RunOutcome::crashed);
+  CHECK(runs.cases.at(0).message.find("crashed: SIGSEGV in kernel k, block (1,0,0), thread (2,0,0)") == 0);
+}
+
+TEST_CASE("exit code 3 after a record (a sticky CUDA error): the case is done, a new process runs the rest") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "0:exit3,1:exit3", {0, 1, 2});
+  for (int c : {0, 1, 2}) CHECK(runs.cases.at(c).outcome == RunOutcome::done);
+  CHECK(runs.processes == 3);
+}
+
+TEST_CASE("exiting in the middle of a case is a crash that names the exit code") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "0:exit1", {0, 1});
+  CHECK(runs.cases.at(0).outcome == RunOutcome::crashed);
+  CHECK(runs.cases.at(0).message.find("exit code 1") != std::string::npos);
+  CHECK(runs.cases.at(1).outcome == RunOutcome::done);
+}
+
+TEST_CASE("a program that dies before any case is not restarted") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_child({.child = "/bin/false",
+                                    .work_dir = work.path(),
+                                    .job = {.puzzle = 1, .seed = 7, .cases = {0, 1}},
+                                    .case_timeout = 5000ms});
+  CHECK(runs.processes == 1);
+  for (int c : {0, 1}) {
+    CHECK(runs.cases.at(c).outcome == RunOutcome::crashed);
+    CHECK(runs.cases.at(c).message.find("before running any case") != std::string::npos);
+  }
+}

@@ -1,0 +1,142 @@
+// The simulator child end to end: job.json in, progress.jsonl and output files out, judged by
+// judge_case as the CLI would.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "protocol.hpp"
+#include "registry.hpp"
+#include "verdict.hpp"
+
+namespace fs = std::filesystem;
+using namespace puzzle;
+
+namespace {
+
+struct ChildRun {
+  fs::path dir;
+  int exit_code = -1;
+  std::string out, err;
+  std::vector<nlohmann::json> lines;
+
+  ChildRun(const char* child, const protocol::Job& job) {
+    static int runs = 0;
+    dir = fs::temp_directory_path() /
+          ("child_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(runs++));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(protocol::job_path(dir)) << nlohmann::json(job).dump();
+    const std::string command = std::string(child) + " " + dir.string() + " >" + (dir / "out").string() +
+                                " 2>" + (dir / "err").string();
+    const int status = std::system(command.c_str());
+    exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    out = read(dir / "out");
+    err = read(dir / "err");
+    lines = protocol::read_lines(protocol::progress_path(dir));
+  }
+  ~ChildRun() { fs::remove_all(dir); }
+
+  static std::string read(const fs::path& file) {
+    std::stringstream text;
+    text << std::ifstream(file).rdbuf();
+    return text.str();
+  }
+
+  // The done record of a case, judged like the CLI does.
+  CaseResult judge(const PuzzleSpec& p, const protocol::Job& job, int index) const {
+    for (const auto& line : lines) {
+      if (line["event"] != "done" || line["case"] != index) continue;
+      const auto record = line.get<protocol::CaseRecord>();
+      std::vector<std::vector<float>> outputs;
+      for (size_t k = 0; k < p.outputs.size(); ++k) {
+        outputs.push_back(protocol::read_floats(protocol::output_path(dir, index, static_cast<int>(k))));
+      }
+      return judge_case(p, p.cases[index], job.seed, outputs, record);
+    }
+    FAIL("no done record for case ", index);
+    return {};
+  }
+};
+
+int case_index(const PuzzleSpec& p, const std::string& name) {
+  for (size_t i = 0; i < p.cases.size(); ++i) {
+    if (p.cases[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("a right kernel passes every simulator case, with a clean report") {
+  const PuzzleSpec& p = *find_puzzle(1);
+  protocol::Job job{.puzzle = 1, .seed = 42, .cases = {}, .backend = "sim"};
+  for (size_t i = 0; i < p.cases.size(); ++i) {
+    if (p.cases[i].sim) job.cases.push_back(static_cast<int>(i));
+  }
+  const ChildRun run(CHILD_RIGHT, job);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err.empty());
+  REQUIRE(run.lines.size() == 2 * job.cases.size());
+  for (int index : job.cases) {
+    const CaseResult r = run.judge(p, job, index);
+    INFO(r.name, ": ", r.message);
+    CHECK(r.status == CaseStatus::passed);
+    CHECK(r.record.scratch_bytes == 0);
+    REQUIRE(r.record.sim.is_object());
+    CHECK(r.record.sim["launches"].size() == 1);
+    bool x_read = false;
+    for (const auto& t : r.record.sim["traffic"]) {
+      x_read |= t["label"] == "x" && t["bytes_read"] >= t["size"];
+    }
+    CHECK(x_read);
+  }
+}
+
+TEST_CASE("a write past the end fails on the guards and on the simulator's finding") {
+  const PuzzleSpec& p = *find_puzzle(1);
+  const protocol::Job job{.puzzle = 1, .seed = 7, .cases = {case_index(p, "127x129")}};
+  const ChildRun run(CHILD_WRITES_PAST, job);
+  CHECK(run.exit_code == 0);
+  const CaseResult r = run.judge(p, job, job.cases[0]);
+  CHECK(r.status == CaseStatus::failed);
+  CHECK(r.checks[0].guard_after == 1);
+  CHECK(r.checks[0].mismatches == 0);
+  bool out_of_bounds = false, sim_error = false;
+  for (const Diagnosis& d : r.diagnoses) {
+    out_of_bounds |= d.id == "out_of_bounds_write";
+    sim_error |= d.id.starts_with("sim_");
+  }
+  CHECK(out_of_bounds);
+  CHECK(sim_error);
+}
+
+TEST_CASE("a refused launch is recorded and the child goes on") {
+  const PuzzleSpec& p = *find_puzzle(1);
+  const protocol::Job job{.puzzle = 1, .seed = 7, .cases = {case_index(p, "2x32"), case_index(p, "1x17")}};
+  const ChildRun run(CHILD_HUGE_BLOCK, job);
+  CHECK(run.exit_code == 0);
+  for (int index : job.cases) {
+    const CaseResult r = run.judge(p, job, index);
+    CHECK(r.status == CaseStatus::failed);
+    CHECK(r.record.launch_error.starts_with("cudaErrorInvalidConfiguration"));
+    CHECK(r.checks[0].unwritten == r.checks[0].elements);
+  }
+}
+
+TEST_CASE("the child refuses a job it cannot run, on stderr") {
+  const protocol::Job gpu_job{.puzzle = 1, .seed = 7, .cases = {0}, .backend = "gpu"};
+  const ChildRun wrong_backend(CHILD_RIGHT, gpu_job);
+  CHECK(wrong_backend.exit_code == 2);
+  CHECK(wrong_backend.err.starts_with("[child] "));
+  CHECK(wrong_backend.out.empty());
+  CHECK(wrong_backend.lines.empty());
+
+  const protocol::Job no_case{.puzzle = 1, .seed = 7, .cases = {1000}};
+  CHECK(ChildRun(CHILD_RIGHT, no_case).exit_code == 2);
+}

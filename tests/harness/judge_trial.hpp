@@ -1,0 +1,75 @@
+// One case of puzzle 1 judged from a synthetic output: start from a right float32 kernel's output,
+// break it the way a wrong kernel would, judge it.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "case_data.hpp"
+#include "fp32_softmax.hpp"
+#include "protocol.hpp"
+#include "registry.hpp"
+#include "verdict.hpp"
+
+namespace trial {
+
+inline const puzzle::TestCase& case_named(const puzzle::PuzzleSpec& p, const std::string& name) {
+  return *std::find_if(p.cases.begin(), p.cases.end(),
+                       [&](const puzzle::TestCase& t) { return t.name == name; });
+}
+
+inline float poison() {
+  return std::bit_cast<float>(puzzle::protocol::kPoisonBits);
+}
+
+struct Trial {
+  const puzzle::PuzzleSpec& puzzle = *puzzle::find_puzzle(1);
+  const puzzle::TestCase& test;
+  uint64_t seed = 9;
+  puzzle::Buffers inputs;
+  std::vector<float> y;  // what the kernel wrote
+  std::vector<float> before = guard(), after = guard();
+  puzzle::protocol::CaseRecord record;
+
+  explicit Trial(const std::string& name, const fp32::Kernel& kernel = {})
+      : test(case_named(puzzle, name)), inputs(puzzle::draw_inputs(puzzle, test, seed)) {
+    y = fp32::softmax(inputs[0], rows(), cols(), kernel);
+  }
+  int64_t rows() const { return test.params.at("rows"); }
+  int64_t cols() const { return test.params.at("cols"); }
+  float& at(int64_t r, int64_t c) { return y[r * cols() + c]; }
+  float x(int64_t r, int64_t c) const { return inputs[0][r * cols() + c]; }
+
+  puzzle::CaseResult judge() const {
+    std::vector<float> file = before;
+    file.insert(file.end(), y.begin(), y.end());
+    file.insert(file.end(), after.begin(), after.end());
+    return puzzle::judge_case(puzzle, test, seed, {file}, record);
+  }
+
+  static std::vector<float> guard() {
+    return std::vector<float>(puzzle::protocol::kGuardElems,
+                              std::bit_cast<float>(puzzle::protocol::kGuardBits));
+  }
+};
+
+inline bool has(const puzzle::CaseResult& r, const std::string& id) {
+  return std::any_of(r.diagnoses.begin(), r.diagnoses.end(),
+                     [&](const puzzle::Diagnosis& d) { return d.id == id; });
+}
+
+inline std::string message_of(const puzzle::CaseResult& r, const std::string& id) {
+  for (const auto& d : r.diagnoses) {
+    if (d.id == id) return d.message;
+  }
+  return {};
+}
+
+inline std::string all_ids(const puzzle::CaseResult& r) {
+  std::string ids;
+  for (const auto& d : r.diagnoses) ids += d.id + " ";
+  return ids;
+}
+
+}  // namespace trial

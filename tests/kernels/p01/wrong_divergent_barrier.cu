@@ -1,0 +1,33 @@
+// expect: failed
+// backends: sim
+// expect-sim-diagnosis: sim_deadlock
+// Bug: the barrier sits inside `if (lane == 0)`. Undefined behaviour that a Hopper GPU happens to run
+// correctly (its aligned barrier counts whole warps), so only the simulator can show it: lanes 1-31
+// wait in a shuffle for lane 0 while lane 0 waits at the barrier for them.
+#include "reduce.cuh"
+
+__device__ float block_sum_divergent(float v, float* partial) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = (blockDim.x + 31) / 32;
+  v = warp_sum(v);
+  if (lane == 0) {
+    partial[warp] = v;
+    __syncthreads();  // only lane 0 of each warp gets here
+  }
+  v = warp_sum(lane < warps ? partial[lane] : 0.0f);
+  __syncthreads();
+  return v;
+}
+
+__global__ void softmax_divergent(const float* x, float* y, int cols) {
+  __shared__ float scratch[32];
+  __shared__ float partial[32];
+  const float* in = x + static_cast<size_t>(blockIdx.x) * cols;
+  float* out = y + static_cast<size_t>(blockIdx.x) * cols;
+  softmax_row(
+      in, out, cols, [&](float v) { return block_max(v, scratch); },
+      [&](float v) { return block_sum_divergent(v, partial); });
+}
+
+void row_softmax(const float* x, float* y, int rows, int cols) {
+  softmax_divergent<<<rows, 512>>>(x, y, cols);
+}

@@ -1,0 +1,19 @@
+// expect: failed
+// expect-sim-diagnosis: sim_barrier_exit
+// Bug: threads past the end of a short row return early, then the rest wait at __syncthreads inside
+// the block reductions (undefined behaviour), and the reductions read slots nobody wrote.
+#include "reduce.cuh"
+
+__global__ void softmax_early_exit(const float* x, float* y, int cols) {
+  __shared__ float scratch[32];
+  if (threadIdx.x >= cols) return;  // wrong: every thread must reach the barriers below
+  const float* in = x + static_cast<size_t>(blockIdx.x) * cols;
+  float* out = y + static_cast<size_t>(blockIdx.x) * cols;
+  softmax_row(
+      in, out, cols, [&](float v) { return block_max(v, scratch); },
+      [&](float v) { return block_sum(v, scratch); });
+}
+
+void row_softmax(const float* x, float* y, int rows, int cols) {
+  softmax_early_exit<<<rows, 256>>>(x, y, cols);
+}

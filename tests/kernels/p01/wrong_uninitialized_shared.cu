@@ -1,0 +1,28 @@
+// expect: failed
+// expect-sim-finding: shared_uninit_read
+// Bug: the second step reads all 32 per-warp slots, but a block of 4 warps wrote only 4 of them.
+#include "reduce.cuh"
+
+__device__ float block_sum_reads_all_slots(float v, float* partial) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  v = warp_sum(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  v = warp_sum(partial[lane]);  // missing: lane < warps ? ... : 0
+  __syncthreads();
+  return v;
+}
+
+__global__ void softmax_uninit(const float* x, float* y, int cols) {
+  __shared__ float scratch[32];
+  __shared__ float partial[32];
+  const float* in = x + static_cast<size_t>(blockIdx.x) * cols;
+  float* out = y + static_cast<size_t>(blockIdx.x) * cols;
+  softmax_row(
+      in, out, cols, [&](float v) { return block_max(v, scratch); },
+      [&](float v) { return block_sum_reads_all_slots(v, partial); });
+}
+
+void row_softmax(const float* x, float* y, int rows, int cols) {
+  softmax_uninit<<<rows, 128>>>(x, y, cols);
+}

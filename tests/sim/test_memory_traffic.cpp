@@ -1,0 +1,97 @@
+// Global-memory traffic per labelled buffer, and the scratch memory a launcher allocates.
+#include <cuda_runtime.h>
+#include <doctest/doctest.h>
+
+#include "memory_test_support.hpp"
+
+using namespace memory_test;
+
+namespace {
+
+void copy_kernel(const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+
+// One thread per row, three passes over the row: max, sum of exponentials, output.
+void softmax_rows(const float* x, float* y, int rows, int cols) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const float* in = x + row * cols;
+  float m = in[0];
+  for (int c = 1; c < cols; ++c) m = fmaxf(m, in[c]);
+  float sum = 0;
+  for (int c = 0; c < cols; ++c) sum += expf(in[c] - m);
+  for (int c = 0; c < cols; ++c) y[row * cols + c] = expf(in[c] - m) / sum;
+}
+
+const sim::harness::Traffic& traffic_of(const Report& report, const std::string& label) {
+  for (const sim::harness::Traffic& t : report.traffic)
+    if (t.label == label) return t;
+  FAIL("no traffic entry for " << label);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("a copy kernel reads and writes each element once") {
+  constexpr int n = 10000;
+  GuardedBuffer x(iota_floats(n), "x"), y(n, "y");
+  const Report report = checked([&] {
+    ::sim::launch(::sim::LaunchConfig(dim3((n + 255) / 256), dim3(256), 0), "copy_kernel",
+                  [=, px = x.get(), py = y.get()] { copy_kernel(px, py, n); });
+  });
+  CHECK_MESSAGE(report.findings.empty(), kinds(report));
+  const auto& tx = traffic_of(report, "x");
+  const auto& ty = traffic_of(report, "y");
+  CHECK(tx.size == n * sizeof(float));  // without the guards
+  CHECK(tx.bytes_read == n * sizeof(float));
+  CHECK(tx.bytes_written == 0);
+  CHECK(ty.bytes_read == 0);
+  CHECK(ty.bytes_written == n * sizeof(float));
+}
+
+TEST_CASE("a kernel that reads its input three times is charged three times") {
+  constexpr int rows = 300, cols = 33;
+  GuardedBuffer x(iota_floats(rows * cols), "x"), y(rows * cols, "y");
+  const Report report = checked([&] {
+    ::sim::launch(::sim::LaunchConfig(dim3((rows + 63) / 64), dim3(64), 0), "softmax_rows",
+                  [=, px = x.get(), py = y.get()] { softmax_rows(px, py, rows, cols); });
+  });
+  CHECK_MESSAGE(report.findings.empty(), kinds(report));
+  CHECK(traffic_of(report, "x").bytes_read == 3 * rows * cols * sizeof(float));
+  CHECK(traffic_of(report, "y").bytes_written == rows * cols * sizeof(float));
+  CHECK(traffic_of(report, "y").bytes_read == 0);
+}
+
+TEST_CASE("traffic starts from zero at every launcher") {
+  constexpr int n = 256;
+  GuardedBuffer x(iota_floats(n), "x"), y(n, "y");
+  auto copy = [&] {
+    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(n), 0), "copy_kernel",
+                  [=, px = x.get(), py = y.get()] { copy_kernel(px, py, n); });
+  };
+  checked([&] {
+    copy();
+    copy();
+  });
+  const Report second = checked(copy);
+  CHECK(traffic_of(second, "x").bytes_read == n * sizeof(float));
+}
+
+TEST_CASE("scratch: what the launcher allocates, at its peak and still live at the end") {
+  float* before = nullptr;
+  cudaMalloc(&before, 1 << 20);  // not the launcher's
+  void *a = nullptr, *b = nullptr;
+  const Report report = checked([&] {
+    cudaMalloc(&a, 1000);
+    cudaMalloc(&b, 3000);
+    cudaFree(a);
+    cudaFree(before);  // freeing memory allocated before the launcher does not count
+  });
+  CHECK(report.scratch_peak_bytes == 4000);
+  CHECK(report.scratch_live_bytes == 3000);
+  const Report next = checked([] {});
+  CHECK(next.scratch_peak_bytes == 0);
+  cudaFree(b);
+}

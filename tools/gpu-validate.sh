@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Validates the project on a machine with an NVIDIA GPU: configure + build, the whole test suite (GPU and
+# simulator), the reference solutions' figures, and compute-sanitizer on the solutions.
+# Usage: tools/gpu-validate.sh OUTDIR [extra cmake args...]   (logs and JSON reports go to OUTDIR)
+set -uo pipefail
+out="${1:?usage: tools/gpu-validate.sh OUTDIR [cmake args]}"
+shift
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${PUZZLE_BUILD_DIR:-$root/build}"
+mkdir -p "$out"
+cd "$root"
+
+step() { printf '\n=== %s\n' "$*" | tee -a "$out/summary.txt"; }
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$out/summary.txt"
+nvcc --version | tail -2 | tee -a "$out/summary.txt"
+g++ --version | head -1 | tee -a "$out/summary.txt"
+cmake --version | head -1 | tee -a "$out/summary.txt"
+
+step "configure + build"
+{ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" && cmake --build "$build" -j "$(nproc)"; } >"$out/build.log" 2>&1
+echo "build exit $?" | tee -a "$out/summary.txt"
+tail -5 "$out/build.log"
+
+step "doctor"
+"$build/puzzle" doctor 2>&1 | tee "$out/doctor.txt"
+
+step "test suite"
+ctest --test-dir "$build" --output-on-failure -j 8 >"$out/ctest.log" 2>&1
+echo "ctest exit $?" | tee -a "$out/summary.txt"
+grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/ctest.log" | tail -40 | tee -a "$out/summary.txt"
+
+for id in $(ls solutions/*.cu | sed 's|solutions/\([0-9]*\)_.*|\1|'); do
+  step "puzzle $id: reference solution on the GPU"
+  "$build/puzzle" check "$id" --solution --backend gpu --json "$out/solution_$id.json" 2>&1 | tee "$out/solution_$id.txt"
+  step "puzzle $id: compute-sanitizer (memcheck, racecheck, synccheck) on the solution"
+  child=$(ls -t "$build"/checks/*/gpu-*/child 2>/dev/null | head -1)  # the child just built for the solution
+  if [[ -n "$child" ]]; then
+    for tool in memcheck racecheck synccheck; do
+      work=$(mktemp -d)
+      printf '{"puzzle":%d,"seed":1,"mode":"check","cases":[0,1,2,3,4],"warmup":0,"reps":0}\n' "$((10#$id))" >"$work/job.json"
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$child" "$work" >"$out/sanitize_${id}_$tool.txt" 2>&1
+      echo "$tool exit $? ($(tail -1 "$out/sanitize_${id}_$tool.txt"))" | tee -a "$out/summary.txt"
+    done
+  fi
+done
