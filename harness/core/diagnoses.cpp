@@ -66,16 +66,30 @@ std::string launch_error_of(const protocol::CaseRecord& record) {
   return refused.empty() ? std::string() : refused.front();
 }
 
+bool kernel_crashed(const std::string& error) {
+  static const char* const kCrashes[] = {
+      "cudaErrorIllegalAddress",     "cudaErrorMisalignedAddress",
+      "cudaErrorLaunchFailure",      "cudaErrorIllegalInstruction",
+      "cudaErrorInvalidPc",          "cudaErrorInvalidAddressSpace",
+      "cudaErrorHardwareStackError", "cudaErrorAssert",
+      "cudaErrorLaunchTimeout",
+  };
+  for (const char* name : kCrashes) {
+    if (error.starts_with(name)) return true;
+  }
+  return false;
+}
+
 std::string explain_launch_error(const std::string& error) {
   static const std::pair<const char*, const char*> kCommon[] = {
       {"cudaErrorInvalidConfiguration",
        "The launch configuration is invalid: more than 1024 threads per block, a zero-sized grid or block, "
        "or gridDim.y/z above 65535"},
-      // CUDA 13 reports a block of more than 1024 threads this way too (seen on an H200).
+      // CUDA 13 reports every refused launch this way (measured on an H200).
       {"cudaErrorInvalidValue",
-       "A launch argument is invalid: more than 1024 threads per block, or more than 48 KiB of dynamic "
-       "shared memory without cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-       "bytes)"},
+       "A launch argument is invalid: more than 1024 threads per block, a zero-sized grid or block, "
+       "gridDim.y/z above 65535, or more than 48 KiB of dynamic shared memory without "
+       "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"},
       {"cudaErrorIllegalAddress",
        "A kernel read or wrote outside its buffers: run with --backend sim to see the line"},
       {"cudaErrorMisalignedAddress",

@@ -11,6 +11,9 @@ namespace puzzle {
 
 // The CUDA error of the case (the launcher's, else the first launch the simulator refused); empty if none.
 std::string launch_error_of(const protocol::CaseRecord& record);
+// True for the errors of a kernel that died (illegal address, misaligned access, trap, ...): the GPU's
+// counterpart of a crash on the simulator, so the case is `crashed`, not merely wrong.
+bool kernel_crashed(const std::string& error);
 // What a CUDA error usually means in a puzzle and what to try ("cudaErrorX: message" as the child wrote it).
 std::string explain_launch_error(const std::string& error);
 

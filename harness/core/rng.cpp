@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 namespace puzzle {
 namespace {
@@ -61,9 +62,14 @@ int64_t Rng::below(int64_t n) {
 }
 
 double Rng::normal() {
+  // Box-Muller gives two independent normals per draw; the second is kept for the next call (drawing
+  // the inputs of the large cases is a good part of a check's time).
+  if (spare_) return *std::exchange(spare_, std::nullopt);
   const double u1 = 1.0 - uniform();  // (0, 1]: log stays finite
   const double u2 = uniform();
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  const double radius = std::sqrt(-2.0 * std::log(u1)), angle = 2.0 * std::numbers::pi * u2;
+  spare_ = radius * std::sin(angle);
+  return radius * std::cos(angle);
 }
 
 }  // namespace puzzle

@@ -2,6 +2,7 @@
 // inputs, so the transforms are our own: <random>'s distributions differ between standard libraries.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace puzzle {
@@ -23,6 +24,7 @@ class Rng {
 
  private:
   uint64_t s_[4];
+  std::optional<double> spare_;  // the second value of the last Box-Muller draw
 };
 
 }  // namespace puzzle

@@ -126,7 +126,9 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t s
   const bool sim_errors = sim_found_errors(record.sim);
   const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 &&
                       launch_error_of(record).empty() && !sim_errors;
-  r.status = passed ? CaseStatus::passed : CaseStatus::failed;
+  r.status = passed                                    ? CaseStatus::passed
+             : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
+                                                       : CaseStatus::failed;
   r.points = passed ? test.points : 0;
   if (!passed) {
     generic_diagnoses(evidence, r.diagnoses);

@@ -12,12 +12,14 @@ std::string describe(const char* what, const dim3& d) {
          std::to_string(d.z) + ")";
 }
 
+// CUDA 13 refuses every bad shape with cudaErrorInvalidValue (measured on an H200: 1025 threads, a zero
+// grid, gridDim.y 70000, blockDim.z 65); older CUDA said cudaErrorInvalidConfiguration.
 LaunchRefusal invalid_config(const LaunchInfo& launch, const std::string& problem, const char* advice) {
   return LaunchRefusal{
-      cudaErrorInvalidConfiguration, "launch_invalid_config",
+      cudaErrorInvalidValue, "launch_invalid_config",
       std::string("kernel ") + launch.kernel + " launched with " + describe("grid", launch.grid) + " and " +
           describe("block", launch.block) + ": " + problem +
-          ", so CUDA refuses the launch (cudaErrorInvalidConfiguration) and nothing runs. " + advice};
+          ", so CUDA refuses the launch (cudaErrorInvalidValue) and nothing runs. " + advice};
 }
 
 std::optional<LaunchRefusal> check_dimensions(const LaunchInfo& launch) {

@@ -47,7 +47,7 @@ TEST_CASE("every (blockIdx, threadIdx) of a 3-D grid of 3-D blocks runs exactly 
   CHECK(memory_test::ends_with(launch.file, "test_core_launch.cpp"));
 }
 
-TEST_CASE("an invalid configuration runs nothing and is CUDA's cudaErrorInvalidConfiguration") {
+TEST_CASE("an invalid configuration runs nothing and is CUDA 13's cudaErrorInvalidValue") {
   struct Case {
     const char* what;
     dim3 grid, block;
@@ -66,12 +66,12 @@ TEST_CASE("an invalid configuration runs nothing and is CUDA's cudaErrorInvalidC
     const auto report = memory_test::checked(
         [&] { ::sim::launch(::sim::LaunchConfig(c.grid, c.block), "never_runs", [=]() { never_runs(r); }); });
     CHECK(ran == 0);
-    CHECK(cudaPeekAtLastError() == cudaErrorInvalidConfiguration);
-    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaPeekAtLastError() == cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
     CHECK(cudaGetLastError() == cudaSuccess);  // reading it resets it
     REQUIRE(memory_test::of_kind(report, "launch_invalid_config").size() == 1);
     REQUIRE(report.launches.size() == 1);
-    CHECK(report.launches[0].error == "cudaErrorInvalidConfiguration");
+    CHECK(report.launches[0].error == "cudaErrorInvalidValue");
   }
 }
 

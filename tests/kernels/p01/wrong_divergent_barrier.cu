@@ -1,9 +1,9 @@
 // expect: failed
-// backends: sim
+// expect-gpu: timeout
+// expect-args: --timeout 5
 // expect-sim-diagnosis: sim_deadlock
-// Bug: the barrier sits inside `if (lane == 0)`. Undefined behaviour that a Hopper GPU happens to run
-// correctly (its aligned barrier counts whole warps), so only the simulator can show it: lanes 1-31
-// wait in a shuffle for lane 0 while lane 0 waits at the barrier for them.
+// Bug: the barrier sits inside `if (lane == 0)`. Lanes 1-31 wait in a shuffle for lane 0 while lane 0
+// waits at the barrier for them: an H200 hangs (measured), the simulator names who waits where.
 #include "reduce.cuh"
 
 __device__ float block_sum_divergent(float v, float* partial) {
