@@ -32,9 +32,10 @@ int check_command(const Command& command, const BuildConfig& config, Style style
     }
   }
 
-  // The reference solution's results are not the learner's progress.
+  // Progress is the learner's own file in puzzles/: not the reference solution, and not a file named
+  // with --file (a grader's student copy, or the test suite's wrong kernels).
   if (report.error.empty() && !report.puzzles.empty() &&
-      report.puzzles.front().source != SourceKind::solution) {
+      report.puzzles.front().source == SourceKind::learner) {
     try {
       ProgressStore progress(progress_file(config.source_dir));
       progress.record_check(report.puzzles.front(), report.created);
