@@ -35,6 +35,14 @@ void unwritten(const CaseEvidence& e, size_t k, std::vector<Diagnosis>& out) {
   const std::vector<float>& got = (*e.outputs)[k];
   std::vector<bool> flagged(got.size());
   for (size_t i = 0; i < got.size(); ++i) flagged[i] = is_poison(got[i]);
+  if (c.unwritten == c.elements) {
+    out.push_back(
+        {"unwritten_elements", "nothing was written to " + c.name +
+                                   ": does the launcher launch a kernel, and does that kernel store "
+                                   "to " +
+                                   c.name + "?"});
+    return;
+  }
   const ElementPattern pattern = find_pattern(flagged, row_length_of(spec, e.test->params));
   out.push_back({"unwritten_elements",
                  std::to_string(c.unwritten) + " of " + std::to_string(c.elements) + " elements of " +

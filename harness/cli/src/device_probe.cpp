@@ -85,7 +85,12 @@ BackendChoice choose_backend(BackendRequest request, const BuildConfig& config) 
     throw EnvironmentError("--backend gpu: no GPU to run on (" + probe.why_not +
                            "); run without --backend to use the CPU simulator");
   }
-  return {Backend::sim, "no GPU found: " + probe.why_not, simulator_device()};
+  // Without an NVIDIA driver CUDA says "driver version is insufficient": to a learner with no GPU that
+  // reads like a problem to fix, so the usual no-GPU answers are not quoted.
+  const bool plainly_no_gpu = probe.why_not.find("cudaErrorInsufficientDriver") != std::string::npos ||
+                              probe.why_not.find("cudaErrorNoDevice") != std::string::npos;
+  return {Backend::sim, plainly_no_gpu ? "no GPU found" : "no GPU found: " + probe.why_not,
+          simulator_device()};
 }
 
 }  // namespace puzzle::cli
