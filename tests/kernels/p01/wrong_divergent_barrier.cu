@@ -19,13 +19,8 @@ __device__ float block_sum_divergent(float v, float* partial) {
 }
 
 __global__ void softmax_divergent(const float* x, float* y, int cols) {
-  __shared__ float scratch[32];
-  __shared__ float partial[32];
-  const float* in = x + static_cast<size_t>(blockIdx.x) * cols;
-  float* out = y + static_cast<size_t>(blockIdx.x) * cols;
-  softmax_row(
-      in, out, cols, [&](float v) { return block_max(v, scratch); },
-      [&](float v) { return block_sum_divergent(v, partial); });
+  __shared__ float scratch[32], partial[32];
+  softmax_block_row(x, y, cols, scratch, partial, block_sum_divergent);
 }
 
 void row_softmax(const float* x, float* y, int rows, int cols) {

@@ -5,13 +5,9 @@
 #include "reduce.cuh"
 
 __global__ void softmax_early_exit(const float* x, float* y, int cols) {
-  __shared__ float scratch[32];
+  __shared__ float scratch[32], partial[32];
   if (threadIdx.x >= cols) return;  // wrong: every thread must reach the barriers below
-  const float* in = x + static_cast<size_t>(blockIdx.x) * cols;
-  float* out = y + static_cast<size_t>(blockIdx.x) * cols;
-  softmax_row(
-      in, out, cols, [&](float v) { return block_max(v, scratch); },
-      [&](float v) { return block_sum(v, scratch); });
+  softmax_block_row(x, y, cols, scratch, partial, block_sum);
 }
 
 void row_softmax(const float* x, float* y, int rows, int cols) {
