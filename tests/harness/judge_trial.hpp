@@ -1,5 +1,5 @@
-// One case of puzzle 1 judged from a synthetic output: start from a right float32 kernel's output,
-// break it the way a wrong kernel would, judge it.
+// One case of a softmax puzzle (1 unless told) judged from a synthetic output: start from a right float32
+// kernel's output, break it the way a wrong kernel would, judge it.
 #pragma once
 #include <algorithm>
 #include <bit>
@@ -24,7 +24,7 @@ inline float poison() {
 }
 
 struct Trial {
-  const puzzle::PuzzleSpec& puzzle = *puzzle::find_puzzle(1);
+  const puzzle::PuzzleSpec& puzzle;
   const puzzle::TestCase& test;
   uint64_t seed = 9;
   puzzle::Buffers inputs;
@@ -32,8 +32,11 @@ struct Trial {
   std::vector<float> before = guard(), after = guard();
   puzzle::protocol::CaseRecord record;
 
-  explicit Trial(const std::string& name, const fp32::Kernel& kernel = {})
-      : test(case_named(puzzle, name)), inputs(puzzle::draw_inputs(puzzle, test, seed)) {
+  explicit Trial(const std::string& name, const fp32::Kernel& kernel = {}) : Trial(1, name, kernel) {}
+  Trial(int puzzle_id, const std::string& name, const fp32::Kernel& kernel = {})
+      : puzzle(*puzzle::find_puzzle(puzzle_id)),
+        test(case_named(puzzle, name)),
+        inputs(puzzle::draw_inputs(puzzle, test, seed)) {
     y = fp32::softmax(inputs[0], rows(), cols(), kernel);
   }
   int64_t rows() const { return test.params.at("rows"); }

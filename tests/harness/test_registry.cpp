@@ -26,7 +26,7 @@ TEST_CASE("find_puzzle by number, padded number and slug") {
   CHECK(find_puzzle("1") == p);
   CHECK(find_puzzle("01") == p);
   CHECK(find_puzzle("row_softmax") == p);
-  CHECK(find_puzzle("2") == nullptr);
+  CHECK(find_puzzle("5") == nullptr);
   CHECK(find_puzzle("") == nullptr);
   CHECK(find_puzzle("softmax") == nullptr);
   CHECK(find_puzzle(0) == nullptr);
@@ -151,4 +151,91 @@ TEST_CASE("named cases have what their names promise") {
     CHECK(none);
     for (double v : out[0]) REQUIRE(std::isfinite(v));
   }
+}
+
+TEST_CASE("puzzles 2-4 are described completely, with cases that fit their contract") {
+  struct Expected {
+    int id;
+    std::string slug, traffic;
+    int lines;
+  };
+  for (const Expected& want : {Expected{2, "tiled_softmax", "read x 3 times, write y once", 50},
+                               Expected{3, "online_softmax", "read x twice, write y once", 50},
+                               Expected{4, "blocked_softmax", "read x twice, write y once", 60}}) {
+    CAPTURE(want.slug);
+    const PuzzleSpec* found = find_puzzle(want.slug);
+    REQUIRE(found != nullptr);
+    const PuzzleSpec& p = *found;
+    const std::string stem = "0" + std::to_string(want.id) + "_" + want.slug;
+    CHECK(p.id == want.id);
+    CHECK(find_puzzle(want.id) == found);
+    CHECK(p.file == stem + ".cu");
+    CHECK(p.docs == "docs/" + stem + ".md");
+    CHECK(p.signature == "void " + want.slug + "(const float* x, float* y, int rows, int cols)");
+    CHECK(p.traffic_budget == want.traffic);
+    CHECK(p.line_budget == want.lines);
+    REQUIRE(p.inputs.size() == 1);
+    REQUIRE(p.outputs.size() == 1);
+    const Params params{{"rows", 3}, {"cols", 100003}};
+    CHECK(p.outputs[0].locate(params, 100005) == "row 1, col 2");
+    CHECK(p.min_bytes(params) == 2.0 * 300009 * 4);
+    CHECK(std::set<std::string>(p.hints.begin(), p.hints.end()).size() == 3);
+
+    std::set<std::string> names, kinds;
+    int64_t sim_elements = 0, widest = 0;
+    bool big_perf = false;
+    for (const TestCase& t : p.cases) {
+      CAPTURE(t.name);
+      const int64_t rows = t.params.at("rows"), cols = t.params.at("cols");
+      CHECK(names.insert(t.name).second);
+      CHECK(rows >= 1);
+      CHECK(cols >= 1);
+      CHECK(cols <= 1'048'576);
+      CHECK(!t.about.empty());
+      CHECK(t.points == 1);
+      if (t.perf) CHECK(!t.sim);
+      // Larger than any L2 (50 MiB on an H100), with rows longer than a block holds.
+      big_perf |= t.perf && cols >= 2048 && 8.0 * rows * cols > 100e6;
+      if (!t.sim) continue;
+      kinds.insert(t.input_kind);
+      sim_elements += rows * cols;
+      widest = std::max(widest, cols);
+    }
+    CHECK(big_perf);
+    CHECK(kinds ==
+          std::set<std::string>{"random", "huge_logits", "constant_rows", "neg_inf", "neg_inf_tiles"});
+    CHECK(widest > 200000);            // rows of hundreds of tiles on the simulator
+    CHECK(sim_elements < 16'000'000);  // the simulator runs them all in seconds
+    for (const char* name : {"1x1", "1x262145", "2x100003", "3x255", "3x256", "3x257", "3x1023", "3x1025",
+                             "3x4095", "3x4097", "3x8191", "3x8193", "neg_inf_tiles", "4x1048576"}) {
+      CHECK(names.count(name) == 1);
+    }
+  }
+  const PuzzleSpec& blocked = *find_puzzle(4);
+  for (const char* name : {"999x7", "1001x33", "100000x32", "65536x100", "1000000x32", "65536x128"}) {
+    CHECK(case_named(blocked, name).params.at("rows") >= 999);
+  }
+  CHECK(!case_named(blocked, "1000000x32").sim);
+  CHECK(case_named(blocked, "65536x128").perf);
+}
+
+TEST_CASE("neg_inf_tiles: whole tiles of -inf, at the front and in the middle, and a finite value per row") {
+  const PuzzleSpec& p = *find_puzzle(3);
+  const TestCase& t = case_named(p, "neg_inf_tiles");
+  const Buffers in = draw_inputs(p, t, 3);
+  const RefBuffers out = expected_outputs(p, t, in);
+  const int64_t cols = t.params.at("cols");
+  const auto all_neg_inf = [](const float* from, int64_t n) {
+    return std::all_of(from, from + n, [](float v) { return v == -INFINITY; });
+  };
+  bool leading = false, middle = false;
+  for (int64_t r = 0; r < t.params.at("rows"); ++r) {
+    const float* x = &in[0][r * cols];
+    CHECK(!all_neg_inf(x, cols));
+    leading |= all_neg_inf(x, 65536) && !std::isinf(x[cols - 1]);
+    middle |= !std::isinf(x[0]) && all_neg_inf(x + cols / 3, cols / 3);
+  }
+  CHECK(leading);
+  CHECK(middle);
+  for (double v : out[0]) REQUIRE(std::isfinite(v));
 }

@@ -5,5 +5,8 @@
 namespace puzzle::puzzles {
 
 PuzzleSpec row_softmax();
+PuzzleSpec tiled_softmax();
+PuzzleSpec online_softmax();
+PuzzleSpec blocked_softmax();
 
 }  // namespace puzzle::puzzles
