@@ -52,7 +52,7 @@ std::string describe(const ElementPattern& p, const BufferSpec& spec, const Para
     case ElementPattern::Shape::none:
       return "none";
     case ElementPattern::Shape::whole_rows:
-      return p.flagged == p.elements ? "all of them" : "whole rows: " + rows();
+      return "whole rows: " + rows();  // nothing written at all is diagnosed before a pattern is sought
     case ElementPattern::Shape::tail_columns:
       return "columns " + std::to_string(p.tail_from) + " and up (of " + std::to_string(p.row_length) +
              ") in " + rows();
