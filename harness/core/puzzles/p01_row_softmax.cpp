@@ -45,13 +45,7 @@ PuzzleSpec row_softmax() {
       .file = "01_row_softmax.cu",
       .docs = "docs/01_row_softmax.md",
       .cases = cases(),
-      // rtol 1e-4: a right kernel's error comes from summing up to 16384 floats (~1e-6 relative for a
-      // tree reduction, a few 1e-5 at worst for one long sequential sum) and from __expf (a few ulp,
-      // ~2e-6 relative at |x - max| ~ 30); 1e-4 leaves room for both. Wrong kernels miss by more: a
-      // chunk of the row left out of the sum, or counted twice, shifts the whole row by that chunk's
-      // share (one ordinary element of a 1000-wide row holds ~1e-4), and a wrong max gives inf/NaN on
-      // huge_logits. atol 1e-8 forgives only answers that small, which float flushes anyway.
-      .tolerance = {.atol = 1e-8, .rtol = 1e-4},
+      .tolerance = softmax::kTolerance,
       .hints =
           {"Each row is independent: find its maximum m, then s = sum of exp(x - m) over the row, then "
            "y = exp(x - m) / s. Subtracting m changes nothing mathematically, but keeps exp from "
