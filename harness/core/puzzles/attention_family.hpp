@@ -1,0 +1,77 @@
+// What the attention puzzles (5: forward, 6: backward) share: a case's shape and scale, the causal rule,
+// the case list, the buffer layouts, the inputs q, k, v, the double-precision forward reference, the FLOP
+// count and the scratch-memory rule. Each puzzle keeps its own outputs, hints, budgets and diagnoses.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "registry.hpp"
+
+namespace puzzle::puzzles::attention {
+
+// A case's sizes, from its params "bh", "n_q", "n_k", "d", "causal" (0/1) and, optionally,
+// "scale_milli" (the scale times 1000; without it the scale is 1/sqrt(d)).
+struct Shape {
+  int64_t bh = 1, n_q = 1, n_k = 1, d = 16;
+  bool causal = false;
+  double scale = 0.25;
+  // Causal attention is aligned bottom-right (FlashAttention-2): query i sees key j iff j <= i + diagonal,
+  // with diagonal = n_k - n_q, so that the last query sees every key. Kept as a field so that a diagnosis
+  // can build the shape a wrong mask would have (top-left: 0, off by one: +-1).
+  int64_t diagonal = 0;
+
+  bool sees(int64_t query, int64_t key) const { return !causal || key <= query + diagonal; }
+  // Query `query` sees keys 0 .. visible_keys(query) - 1: n_k without causal; 0 for a row that sees none.
+  int64_t visible_keys(int64_t query) const;
+};
+
+Shape shape_of(const Params& p);
+double scale_of(const Params& p);  // the scale of the scores, scale * q . k
+
+// One tolerance for o and lse (and for puzzle 6's gradients, if they fit; see attention_family.cpp).
+extern const Tolerance kTolerance;
+
+// Cases. Names are "BHxNQxNKxD", with "_causal" appended for causal ones.
+TestCase sized(int64_t bh, int64_t n_q, int64_t n_k, int64_t d, bool causal, std::string about);
+TestCase of_kind(std::string kind, std::string name, TestCase test);  // another input kind, renamed
+TestCase with_scale_milli(int64_t scale_milli, std::string name, TestCase test);  // a scale not 1/sqrt(d)
+TestCase gpu_only(TestCase test);                                                 // sim = false
+TestCase timed(TestCase test);  // a TFLOP/s case of `check` on a GPU (perf, gpu_only)
+// The case list of issue 5 (tails around the tile sizes, n_q != n_k both ways, causal with empty rows,
+// large logits, a non-default scale, d = 16..128), shared by puzzles 5 and 6.
+std::vector<TestCase> cases();
+
+// `puzzle bench`: FlashAttention's benchmark shapes ("d64_n4096", "d64_n4096_causal", ...): 16k tokens at
+// hidden size 2048, seqlen 512 to 16k, d = 64 and 128, causal and not. Their input kind is kBenchInputs:
+// values for timing only, drawn without the float64 reference (far too slow on a CPU at these sizes).
+inline constexpr const char* kBenchInputs = "bench";
+std::vector<TestCase> bench_shapes();
+
+// Buffers, row-major and contiguous: [bh, n_q, d] (q, o, dout, dq), [bh, n_k, d] (k, v, dk, dv),
+// [bh, n_q] (lse). locate() says "head 1, query 17, dim 3" / "head 1, key 4, dim 0" / "head 1, query 17".
+BufferSpec query_buffer(std::string name);
+BufferSpec key_buffer(std::string name);
+BufferSpec row_buffer(std::string name);
+
+// Input kinds: "random" (q, k, v ~ N(0, 1): scores of standard deviation ~1 at scale 1/sqrt(d)) and
+// "large_logits" (q scaled up: scores in the hundreds, so exp overflows float without a running max).
+// Fills inputs[0..2] with q, k, v; puzzle 6 draws its own dout into a later buffer.
+void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& inputs);
+
+// The scores of one query row in double: s[j] = scale * q . k_j for the keys it sees, -inf for the others.
+void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s);
+// The forward reference: o [bh, n_q, d] and lse [bh, n_q] (natural log). A row that sees no key gets
+// o = 0 and lse = -inf.
+void forward(const Shape& shape, const float* q, const float* k, const float* v, double* o, double* lse);
+
+// FlashAttention's count for the forward pass, 4 * bh * n_q * n_k * d, halved for causal.
+double forward_flops(const Params& p);
+
+// Extra device memory a launcher may allocate: O(bh * (n_q + n_k) * d) with room for several such
+// buffers (puzzle 6's dq accumulator, D, ...), never the n_q x n_k matrix S. With its rationale, for
+// PuzzleSpec::max_scratch_bytes and PuzzleSpec::scratch_budget.
+double max_scratch_bytes(const Params& p);
+extern const char* const kScratchBudget;
+
+}  // namespace puzzle::puzzles::attention
