@@ -1,13 +1,18 @@
 // Puzzle 4 · 2D-blocked softmax — reference solution.
 // The spec is in puzzles/04_blocked_softmax.cu; the walk-through is docs/04_blocked_softmax.md.
 //
-// A group of `lanes` consecutive threads owns one row: 32 (a warp) for rows of 128 columns or more,
-// fewer for shorter rows, so that a warp of a 32-column matrix works on 4 rows instead of idling.
-// A block of 256 threads is a tile of 256 / lanes rows; each step of the column loop covers
-// kPerLane * lanes columns of every row of the tile. Two passes over x:
-//   1. each lane keeps a running (max, sum) over its columns (puzzle 3's online recurrence), then the
-//      group merges its lanes' pairs with shuffles of width `lanes`, which keep the rows apart
-//   2. y = exp(x - m) / s
+// A group of `lanes` consecutive threads owns one row, and a block is a tile of blockDim.x / lanes rows.
+// The launcher picks the fewest lanes (a power of two, 1 to 1024) whose registers hold the whole row at
+// kCached values per lane: 2 lanes for a 32-column row (a warp then works on 16 rows), 8 for 128 columns;
+// a group wider than a warp is a block of its own, up to 1024 lanes for 16384 columns.
+//   1. Each lane loads its first kCached columns into registers. Columns beyond those (rows longer than
+//      16384) it folds into a running (max, sum) as it streams them: puzzle 3's online recurrence.
+//   2. The group agrees on the row's max M (a max reduction), then on its sum (each lane adds
+//      exp(x - M) of its registers and its running sum rescaled to M): two plain reductions, cheaper in
+//      registers than merging (max, sum) pairs, and registers are what decide how many warps fit.
+//   3. y = exp(x - M) / sum, from the registers: a row that fits is read from memory once.
+// Reductions use shuffles of width min(lanes, 32), which keep the rows of a warp apart, and, for groups
+// wider than a warp, one value per warp through shared memory.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -15,67 +20,115 @@
 namespace {
 
 constexpr int kWarp = 32;
-constexpr int kBlockThreads = 256;
-constexpr int kPerLane = 4;  // loads each lane issues per step: independent, so all are in flight
+constexpr int kMinBlockThreads = 256;
+constexpr int kMaxLanes = 1024;
+constexpr int kCached = 16;  // values per lane kept in registers, loaded together: all in flight at once
+constexpr int kStream = 4;   // values per lane per step beyond the cached ones (few: cached are still live)
 
-struct Running {
-  float m = -INFINITY;  // max so far
-  float s = 0.0f;       // sum of exp(x - m) so far
+struct Max {
+  static constexpr float identity = -INFINITY;
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct Sum {
+  static constexpr float identity = 0.0f;
+  __device__ float operator()(float a, float b) const { return a + b; }
 };
 
-// The pair of the union of two parts. A part that saw only -inf (or nothing) has m = -inf; when both
-// have, exp(-inf - (-inf)) would be NaN, so the merge keeps the empty pair.
-__device__ Running merge(Running a, Running b) {
-  const float m = fmaxf(a.m, b.m);
-  if (m == -INFINITY) return a;
-  return {m, a.s * expf(a.m - m) + b.s * expf(b.m - m)};
+// Every lane of a row's group gets op over the group's values.
+template <class Op>
+__device__ float group_reduce(float v, int lanes, Op op) {
+  const int width = lanes < kWarp ? lanes : kWarp;
+  for (int offset = width / 2; offset > 0; offset /= 2)
+    v = op(v, __shfl_xor_sync(0xffffffffu, v, offset, width));
+  if (lanes <= kWarp) return v;
+  // Wider than a warp: the block is one row (the launcher makes sure). Lane 0 of each warp posts its value.
+  __shared__ float per_warp[kWarp];
+  const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp, warps = lanes / kWarp;
+  if (lane == 0) per_warp[warp] = v;
+  __syncthreads();
+  v = lane < warps ? per_warp[lane] : Op::identity;
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) v = op(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  __syncthreads();  // per_warp is reused by the next reduction
+  return v;
 }
 
-__global__ void blocked_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int rows, int cols,
-                                       int lanes) {
+// e^(a - b), with e^(-inf - b) = 0 also for b = -inf (a lane or a row of the tile past the last row).
+__device__ float exp_minus(float a, float b) {
+  return a == -INFINITY ? 0.0f : __expf(a - b);
+}
+
+// A row wider than a warp has a block of up to 1024 threads to itself; two such blocks per SM hide one's
+// reductions behind the other's loads, which needs at most 32 registers a thread (kMinBlocks = 2).
+// Narrow groups run in blocks of 256 and keep the registers the compiler wants (measured: faster).
+template <int kMaxThreads, int kMinBlocks>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    blocked_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int rows, int cols,
+                           int lanes) {
   const int lane = threadIdx.x % lanes;
   const int row = blockIdx.x * (blockDim.x / lanes) + threadIdx.x / lanes;
   const bool in_matrix = row < rows;  // the last tile may hang past the last row
   const float* row_x = x + static_cast<size_t>(row) * cols;
   float* row_y = y + static_cast<size_t>(row) * cols;
+  const int cached_cols = kCached * lanes;
 
-  // Pass 1. Lane l of the group reads columns l, l + lanes, ...: a warp's load covers whole 32-byte
-  // sectors of consecutive rows, so every byte fetched is used.
-  Running r;
-  for (int tile = 0; tile < cols; tile += kPerLane * lanes) {
-    float v[kPerLane];
-    Running step;
+  // 1. Lane l owns columns l, l + lanes, ...: each load instruction of a warp covers whole 32-byte
+  // sectors of consecutive rows, so every byte fetched is used. -inf pads: it changes neither max nor sum.
+  float v[kCached];
+  float lane_max = -INFINITY;
 #pragma unroll
-    for (int k = 0; k < kPerLane; ++k) {
-      const int c = tile + k * lanes + lane;
-      v[k] = in_matrix && c < cols ? row_x[c] : -INFINITY;  // -inf pads: it adds nothing
-      step.m = fmaxf(step.m, v[k]);
+  for (int k = 0; k < kCached; ++k) {
+    const int c = lane + k * lanes;
+    v[k] = in_matrix && c < cols ? row_x[c] : -INFINITY;
+    lane_max = fmaxf(lane_max, v[k]);
+  }
+  float stream_max = -INFINITY, stream_sum = 0.0f;  // online (max, sum) of the columns past the registers
+  for (int tile = cached_cols; tile < cols; tile += kStream * lanes) {
+    float w[kStream];
+    float m = stream_max;
+#pragma unroll
+    for (int k = 0; k < kStream; ++k) {
+      const int c = tile + lane + k * lanes;
+      w[k] = in_matrix && c < cols ? row_x[c] : -INFINITY;
+      m = fmaxf(m, w[k]);
     }
-    if (step.m == -INFINITY) continue;
+    stream_sum *= exp_minus(stream_max, m);  // the sum so far, rescaled to the new max
 #pragma unroll
-    for (int k = 0; k < kPerLane; ++k) step.s += expf(v[k] - step.m);
-    r = merge(r, step);
+    for (int k = 0; k < kStream; ++k) stream_sum += exp_minus(w[k], m);
+    stream_max = m;
   }
-  // Butterfly within the group: the width argument keeps each group to its own row.
-  for (int offset = lanes / 2; offset > 0; offset /= 2) {
-    r = merge(r, {__shfl_xor_sync(0xffffffffu, r.m, offset, lanes),
-                  __shfl_xor_sync(0xffffffffu, r.s, offset, lanes)});
-  }
-  if (!in_matrix) return;  // after the last shuffle: every lane of the warp took part in each
 
-  // Pass 2.
-  const float inv_s = 1.0f / r.s;
-#pragma unroll kPerLane
-  for (int c = lane; c < cols; c += lanes) row_y[c] = expf(row_x[c] - r.m) * inv_s;
+  // 2. The row's max, then its sum relative to it.
+  const float row_max = group_reduce(fmaxf(lane_max, stream_max), lanes, Max{});
+  float lane_sum = stream_sum * exp_minus(stream_max, row_max);
+#pragma unroll
+  for (int k = 0; k < kCached; ++k) {
+    v[k] = exp_minus(v[k], row_max);
+    lane_sum += v[k];
+  }
+  const float inv_sum = 1.0f / group_reduce(lane_sum, lanes, Sum{});
+  if (!in_matrix) return;  // after the reductions: every lane of the warp took part in them
+
+    // 3.
+#pragma unroll
+  for (int k = 0; k < kCached; ++k) {
+    const int c = lane + k * lanes;
+    if (c < cols) row_y[c] = v[k] * inv_sum;
+  }
+  for (int c = cached_cols + lane; c < cols; c += lanes) row_y[c] = __expf(row_x[c] - row_max) * inv_sum;
 }
 
 }  // namespace
 
 void blocked_softmax(const float* x, float* y, int rows, int cols) {
-  // The fewest lanes (a power of two, at most a warp) whose kPerLane loads cover a row in one step.
   int lanes = 1;
-  while (lanes < kWarp && lanes * kPerLane < cols) lanes *= 2;
-  const int rows_per_block = kBlockThreads / lanes;
+  while (lanes < kMaxLanes && lanes * kCached < cols) lanes *= 2;
+  // A group wider than a warp gets a block of its own (group_reduce relies on it).
+  const int threads = lanes > kWarp ? lanes : kMinBlockThreads;
+  const int rows_per_block = threads / lanes;
   const int blocks = (rows + rows_per_block - 1) / rows_per_block;
-  blocked_softmax_kernel<<<blocks, kBlockThreads>>>(x, y, rows, cols, lanes);
+  if (lanes > kWarp) {
+    blocked_softmax_kernel<kMaxLanes, 2><<<blocks, threads>>>(x, y, rows, cols, lanes);
+  } else {
+    blocked_softmax_kernel<kMinBlockThreads, 1><<<blocks, threads>>>(x, y, rows, cols, lanes);
+  }
 }

@@ -35,7 +35,8 @@ protocol::Job read_job(const fs::path& dir) {
   std::ifstream in(protocol::job_path(dir));
   if (!in) throw std::runtime_error("cannot read " + protocol::job_path(dir).string());
   const protocol::Job job = nlohmann::json::parse(in).get<protocol::Job>();
-  if (job.mode != "check" && job.mode != "bench") throw std::runtime_error("unknown mode " + job.mode);
+  if (job.mode != "check" && job.mode != "bench" && job.mode != "sweep")
+    throw std::runtime_error("unknown mode " + job.mode);
   if (!job.backend.empty() && job.backend != kBackend) {
     throw std::runtime_error(std::string("a job for the ") + job.backend + " backend given to the " +
                              kBackend + " child");
@@ -63,6 +64,18 @@ int64_t count_modified(const std::vector<float>& before, const std::vector<float
   return modified;
 }
 
+// A kernel that skips work looks fast: the sweep reports how much of each output it left unwritten.
+int64_t count_unwritten(const std::vector<GuardedBuffer>& outputs) {
+  int64_t unwritten = 0;
+  for (const GuardedBuffer& out : outputs) {
+    const std::vector<float> image = out.download();
+    for (int64_t i = 0; i < out.elements(); ++i) {
+      unwritten += std::bit_cast<uint32_t>(image[protocol::kGuardElems + i]) == protocol::kPoisonBits;
+    }
+  }
+  return unwritten;
+}
+
 #ifndef PUZZLE_SIM
 // Bench mode, after the correctness run; returns false when the CUDA context died while timing.
 bool time_case(const protocol::Job& job, const LaunchArgs& args, const std::vector<GuardedBuffer>& inputs,
@@ -74,9 +87,14 @@ bool time_case(const protocol::Job& job, const LaunchArgs& args, const std::vect
 }
 #endif
 
+const std::vector<TestCase>& case_list(const PuzzleSpec& puzzle, const protocol::Job& job) {
+  return job.mode == "sweep" ? puzzle.sweep : puzzle.cases;
+}
+
 // Runs one case and appends its record; returns false when the CUDA context died in it.
 bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, const fs::path& dir) {
-  const TestCase& test = puzzle.cases.at(index);
+  const TestCase& test = case_list(puzzle, job).at(index);
+  const bool sweep = job.mode == "sweep";
   protocol::append_line(protocol::progress_path(dir), {{"event", "start"}, {"case", index}});
 
   std::vector<std::vector<float>> input_images;
@@ -106,7 +124,9 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
   if (error != cudaSuccess) record.launch_error = describe(error);
   bool alive = error == cudaSuccess || context_alive();
 
-  if (alive) {
+  if (alive && sweep) {
+    record.outputs_unwritten = count_unwritten(outputs);
+  } else if (alive) {
     for (size_t k = 0; k < outputs.size(); ++k) {
       const std::vector<float> image = outputs[k].download();
       protocol::write_floats(protocol::output_path(dir, index, static_cast<int>(k)), image.data(),
@@ -117,7 +137,7 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
     }
   }
 #ifndef PUZZLE_SIM
-  if (alive && error == cudaSuccess && job.mode == "bench" && test.perf) {
+  if (alive && error == cudaSuccess && (sweep || (job.mode == "bench" && test.perf))) {
     alive = time_case(job, args, inputs, outputs, record);
   }
 #endif
@@ -130,7 +150,7 @@ int run(const fs::path& dir) {
   const PuzzleSpec* puzzle = find_puzzle(job.puzzle);
   if (!puzzle) throw std::runtime_error("no puzzle " + std::to_string(job.puzzle));
   for (int index : job.cases) {
-    if (index < 0 || index >= static_cast<int>(puzzle->cases.size())) {
+    if (index < 0 || index >= static_cast<int>(case_list(*puzzle, job).size())) {
       throw std::runtime_error("no case " + std::to_string(index) + " in puzzle " +
                                std::to_string(job.puzzle));
     }

@@ -13,6 +13,10 @@ int main(int argc, char** argv) {
   using namespace puzzle::cli;
   const ParsedCommandLine parsed = parse_command_line(std::vector<std::string>(argv, argv + argc));
   if (!parsed.command) {
+    // A grader's reports must say why grading did not run, also after a bad option (docs/grading.md).
+    if (parsed.exit_code == kExitUsage && argc > 1 && std::string(argv[1]) == "grade")
+      return grade_usage_error(std::vector<std::string>(argv, argv + argc), parsed.output, build_config(),
+                               std::cerr);
     (parsed.exit_code == kExitPassed ? std::cout : std::cerr) << parsed.output;
     return parsed.exit_code;
   }
@@ -24,8 +28,18 @@ int main(int argc, char** argv) {
     switch (command.kind) {
       case CommandKind::check:
         return check_command(command, config, style, std::cout, std::cerr);
+      case CommandKind::bench:
+        return bench_command(command, config, style, std::cout, std::cerr);
+      case CommandKind::grade:
+        return grade_command(command, config, style, std::cout, std::cerr);
+      case CommandKind::watch:
+        return watch_command(command, config, style, std::cout, std::cerr);
       case CommandKind::list:
         return list_command(config, style, std::cout);
+      case CommandKind::next:
+        return next_command(config, style, std::cout);
+      case CommandKind::reset:
+        return reset_command(command.reset, config, std::cout);
       case CommandKind::hint:
         return hint_command(command.hint, config, style, std::cout);
       case CommandKind::doctor:

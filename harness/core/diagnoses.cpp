@@ -66,7 +66,21 @@ void non_finite(const BufferCheck& c, std::vector<Diagnosis>& out) {
       {"nan_output", message + ": look for overflow in exp, 0/0, inf - inf or uninitialised values"});
 }
 
+void scratch(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  if (!scratch_too_large(*e.puzzle, e.test->params, e.record)) return;
+  out.push_back({"scratch_too_large",
+                 "the launcher allocated " + plural(static_cast<int64_t>(e.record.scratch_bytes), "byte") +
+                     " of device memory at its peak, more than the " +
+                     plural(static_cast<int64_t>(e.puzzle->max_scratch_bytes(e.test->params)), "byte") +
+                     " this case allows. The rule: " + e.puzzle->scratch_budget});
+}
+
 }  // namespace
+
+bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record) {
+  return puzzle.max_scratch_bytes && record.scratch_bytes != protocol::kUnknownBytes &&
+         static_cast<double>(record.scratch_bytes) > puzzle.max_scratch_bytes(params);
+}
 
 std::string launch_error_of(const protocol::CaseRecord& record) {
   if (!record.launch_error.empty()) return record.launch_error;
@@ -128,6 +142,7 @@ void generic_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   for (const BufferCheck& c : e.checks) out_of_bounds(c, out);
   for (size_t k = 0; k < e.checks.size(); ++k) unwritten(e, k, out);
   for (const BufferCheck& c : e.checks) non_finite(c, out);
+  scratch(e, out);
   if (e.record.inputs_modified > 0) {
     out.push_back({"inputs_modified", "the kernel changed " + plural(e.record.inputs_modified, "float") +
                                           " of its inputs (or their guard zones): inputs are read-only"});

@@ -14,6 +14,9 @@ std::string launch_error_of(const protocol::CaseRecord& record);
 // True for the errors of a kernel that died (illegal address, misaligned access, trap, ...): the GPU's
 // counterpart of a crash on the simulator, so the case is `crashed`, not merely wrong.
 bool kernel_crashed(const std::string& error);
+// True when the launcher allocated more device memory than the puzzle allows this case
+// (PuzzleSpec::max_scratch_bytes): the case fails even with right values.
+bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record);
 // What a CUDA error usually means in a puzzle and what to try ("cudaErrorX: message" as the child wrote it).
 std::string explain_launch_error(const std::string& error);
 

@@ -20,8 +20,10 @@ inline constexpr uint32_t kGuardBits = 0x7FC0DEADu;   // guard zones around each
 struct Job {
   int puzzle = 0;
   uint64_t seed = 0;
-  std::string mode = "check";  // "check": run cases once; "bench": also time the perf cases (GPU only)
-  std::vector<int> cases;      // indices into the puzzle's case list
+  // "check": run cases once; "bench": also time the perf cases (GPU only); "sweep": time the puzzle's
+  // bench shapes (GPU only), keeping no outputs: `puzzle bench` only counts the unwritten ones.
+  std::string mode = "check";
+  std::vector<int> cases;  // indices into the puzzle's case list (its sweep list in "sweep" mode)
   int warmup = 3;
   int reps = 20;
   std::string backend;  // "sim" | "gpu": the child refuses a job meant for the other backend; empty: any
@@ -50,6 +52,7 @@ struct CaseRecord {
   double time_ms = -1;                     // median over reps (bench mode on a GPU), else -1
   std::vector<double> times_ms;            // every rep, for the report
   uint64_t scratch_bytes = kUnknownBytes;  // device memory the launcher allocated (peak), if known
+  int64_t outputs_unwritten = -1;          // sweep mode: output elements still holding the poison
   nlohmann::json sim;                      // null on the GPU
 };
 void to_json(nlohmann::json& j, const CaseRecord& r);  // the whole done line, "event" included

@@ -55,6 +55,10 @@ struct PuzzleSpec {
   std::vector<BufferSpec> inputs;
   std::vector<BufferSpec> outputs;
   std::vector<TestCase> cases;
+  // `puzzle bench`: the shapes timed on a GPU (not judged: `check` does that), and the file under
+  // baselines/ timed beside the solution ("" when there is none), with what it is called in tables.
+  std::vector<TestCase> sweep;
+  std::string baseline_title;
   Tolerance tolerance{};
   std::function<double(const Params&)> min_bytes;  // bytes a perfect kernel moves (read + write)
   std::function<double(const Params&)> flops;      // empty for memory-bound puzzles
@@ -65,6 +69,10 @@ struct PuzzleSpec {
   std::array<std::string, 3> hints;  // from a nudge to nearly the answer
   int line_budget = 0;               // "roughly N lines" of kernel + launcher
   std::string traffic_budget;        // "read x once, write y once"
+  // Device memory the launcher may allocate (its peak, in bytes); empty: no limit. A case above it fails
+  // with diagnosis scratch_too_large, whose message gives scratch_budget as the reason.
+  std::function<double(const Params&)> max_scratch_bytes;
+  std::string scratch_budget;  // "O(bh * n * d): never an n_q x n_k matrix"
 };
 
 const std::vector<PuzzleSpec>& all_puzzles();

@@ -40,7 +40,7 @@ std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::Cas
 }
 
 // The one-line summary: the most basic problem first.
-std::string summarize(const CaseResult& r, bool sim_errors) {
+std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over) {
   if (const std::string error = launch_error_of(r.record); !error.empty()) return "CUDA error: " + error;
   int64_t wrong = 0, total = 0, outside = 0;
   const Mismatch* first = nullptr;
@@ -62,6 +62,7 @@ std::string summarize(const CaseResult& r, bool sim_errors) {
            " written out of bounds";
   }
   if (r.record.inputs_modified > 0) return "right values, but the inputs were modified";
+  if (scratch_over) return "right values, but the launcher allocated too much device memory";
   if (sim_errors) return "right values, but the simulator found undefined behaviour";
   double max_rel = 0;
   for (const BufferCheck& c : r.checks) max_rel = std::max(max_rel, c.max_rel_err);
@@ -124,8 +125,9 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t s
   r.record = record;
   r.checks = evidence.checks;
   const bool sim_errors = sim_found_errors(record.sim);
+  const bool scratch_over = scratch_too_large(puzzle, test.params, record);
   const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 &&
-                      launch_error_of(record).empty() && !sim_errors;
+                      launch_error_of(record).empty() && !sim_errors && !scratch_over;
   r.status = passed                                    ? CaseStatus::passed
              : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
                                                        : CaseStatus::failed;
@@ -135,7 +137,7 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t s
     if (puzzle.diagnose) puzzle.diagnose(evidence, r.diagnoses);
   }
   r.notes = notes_for(puzzle, record);
-  r.message = summarize(r, sim_errors);
+  r.message = summarize(r, sim_errors, scratch_over);
   if (record.time_ms > 0) {
     const double seconds = record.time_ms * 1e-3;
     if (puzzle.min_bytes) r.gbps = puzzle.min_bytes(test.params) / seconds * 1e-9;

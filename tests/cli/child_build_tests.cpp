@@ -72,3 +72,20 @@ TEST_CASE("the reference solution builds once, then the build is reused") {
   CHECK_FALSE(edited.info.cached);
   CHECK(edited.child != first.child);
 }
+
+TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
+  BuildFixture f;
+  const auto solution = read_text(f.config.source_dir / "solutions" / f.spec.file);
+  REQUIRE(solution);
+  write_atomically(f.dir.path() / "helpers.cuh", "// version 1\n");
+  const std::string text = "#include \"helpers.cuh\"\n" + *solution;
+  const ChildBuild first = f.build(text);
+  INFO(first.info.log);
+  REQUIRE(first.info.ok);
+  CHECK(f.build(text).info.cached);
+  write_atomically(f.dir.path() / "helpers.cuh", "// version 2\n");
+  const ChildBuild edited = f.build(text);
+  CHECK(edited.info.ok);
+  CHECK_FALSE(edited.info.cached);
+  CHECK(edited.child != first.child);
+}

@@ -63,11 +63,12 @@ CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::p
 
 CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
                               const std::vector<std::filesystem::path>& libraries,
-                              const std::filesystem::path& child) {
+                              const std::filesystem::path& child, bool link_cublas) {
   CommandLine cmd{
       config.nvcc.string(),           "-ccbin",       config.cxx.string(), "-std=c++20", "-O3", "-lineinfo",
       "-arch=sm_" + config.cuda_arch, source.string()};
   for (const auto& lib : libraries) cmd.push_back(lib.string());
+  if (link_cublas) cmd.push_back("-lcublas");
   // The child counts the launcher's scratch allocations through these wrappers. The static cudart
   // (nvcc's default) is what the child library was built against.
   cmd.insert(cmd.end(), {"-cudart", "static", "-Xlinker", "--wrap=cudaMalloc", "-Xlinker", "--wrap=cudaFree",

@@ -22,10 +22,11 @@ CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::p
                              const std::vector<std::filesystem::path>& libraries,
                              const std::filesystem::path& child);
 
-// GPU: one nvcc call compiles the learner's file and links the child.
+// GPU: one nvcc call compiles the learner's file and links the child (with cuBLAS for a file that uses
+// it: the baselines of `puzzle bench`).
 CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
                               const std::vector<std::filesystem::path>& libraries,
-                              const std::filesystem::path& child);
+                              const std::filesystem::path& child, bool link_cublas);
 
 std::string to_shell(const CommandLine& command);  // for logs and --verbose
 

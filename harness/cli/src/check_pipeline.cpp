@@ -20,22 +20,13 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 uint64_t random_seed() {
   std::random_device device;
   return std::uniform_int_distribution<uint64_t>(1, 999999)(device);  // short enough to retype
 }
 
 milliseconds case_timeout(const CheckOptions& options, Backend backend) {
-  const double seconds = options.timeout_s.value_or(backend == Backend::gpu ? 10.0 : 60.0);
+  const double seconds = options.timeout_s.value_or(default_case_timeout_s(backend));
   return milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
@@ -152,6 +143,19 @@ void finish(PuzzleReport& puzzle) {
 
 }  // namespace
 
+double default_case_timeout_s(Backend backend) {
+  return backend == Backend::gpu ? 10.0 : 60.0;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 PuzzleStatus overall_status(const PuzzleReport& puzzle) {
   const auto any = [&](CaseStatus s) {
     return std::any_of(puzzle.cases.begin(), puzzle.cases.end(),
@@ -178,7 +182,7 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
                       const CheckObserver& observer) {
   CheckReport report{
       .command = command_text, .created = utc_now(), .seed = options.seed.value_or(random_seed())};
-  try {
+  report_errors(report, [&] {
     const PuzzleSpec& spec = lookup_puzzle(options.puzzle);
     require_known_cases(spec, options.cases);
     const PuzzleSource source = load_source(spec, source_kind(options), config.source_dir,
@@ -200,16 +204,7 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     }
     finish(puzzle);
     report.exit_code = exit_code_for(puzzle.status);
-  } catch (const UsageError& e) {
-    report.error = e.what();
-    report.exit_code = kExitUsage;
-  } catch (const EnvironmentError& e) {
-    report.error = e.what();
-    report.exit_code = kExitEnvironment;
-  } catch (const std::exception& e) {
-    report.error = std::string("internal error: ") + e.what();
-    report.exit_code = kExitEnvironment;
-  }
+  });
   return report;
 }
 

@@ -14,6 +14,8 @@ const char* to_string(SourceKind s) {
       return "learner";
     case SourceKind::solution:
       return "solution";
+    case SourceKind::baseline:
+      return "baseline";
     case SourceKind::file:
       return "file";
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <regex>
 
 #include "build_commands.hpp"
 #include "content_hash.hpp"
@@ -26,12 +27,32 @@ std::string mtime_of(const fs::path& file) {
   return ec ? "missing" : std::to_string(time.time_since_epoch().count());
 }
 
-// Everything that changes the child: the source (and its path, which debug info and messages name),
-// the tools and flags, the libraries, and the simulator's translator (linked into this program).
+// The text of the headers `text` includes with quotes, found beside `file`, and of theirs: a test kernel's
+// shared header or a baseline's changes the child as much as the file itself.
+void add_local_headers(ContentHash& hash, const fs::path& file, const std::string& text,
+                       std::vector<fs::path>& seen) {
+  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re", std::regex::multiline);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator();
+       ++it) {
+    const fs::path header = (file.parent_path() / (*it)[1].str()).lexically_normal();
+    if (std::find(seen.begin(), seen.end(), header) != seen.end()) continue;
+    seen.push_back(header);
+    const auto header_text = read_text(header);
+    if (!header_text) continue;  // not beside the file: the compiler's search path, not ours to track
+    hash.add(header.string()).add(*header_text);
+    add_local_headers(hash, header, *header_text, seen);
+  }
+}
+
+// Everything that changes the child: the source (and its path, which debug info and messages name) with
+// its local headers, the tools and flags, the libraries, and the simulator's translator (linked into this
+// program).
 std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Backend backend,
                       const std::vector<fs::path>& libraries) {
   ContentHash hash;
   hash.add(to_string(backend)).add(source.file.string()).add(source.text);
+  std::vector<fs::path> seen;
+  add_local_headers(hash, source.file, source.text, seen);
   hash.add(config.cxx.string())
       .add(config.sim_include_dir.string())
       .add(config.nvcc.string())
@@ -93,7 +114,8 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
 bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
   BuildSteps steps(info);
-  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child"))) return true;
+  const bool uses_cublas = source.text.find("<cublas_v2.h>") != std::string::npos;
+  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child", uses_cublas))) return true;
   if (auto missing = explain_link_error(info.log, puzzle.signature)) return steps.fail(*missing);
   return steps.fail("your file does not compile");
 }

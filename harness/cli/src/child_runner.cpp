@@ -37,7 +37,9 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
 
   Process p;
   {
-    GroupProcess child({request.child.string(), request.work_dir.string()}, out, err);
+    std::vector<std::string> argv = request.launcher;
+    argv.insert(argv.end(), {request.child.string(), request.work_dir.string()});
+    GroupProcess child(argv, out, err);
     size_t seen = 0;
     auto last_event = Clock::now();
     for (;;) {

@@ -30,6 +30,7 @@ struct ChildRunRequest {
   std::filesystem::path work_dir;  // job.json, progress.jsonl and the outputs go here
   protocol::Job job;               // job.cases: every case to run, in order
   std::chrono::milliseconds case_timeout{10000};
+  std::vector<std::string> launcher;  // the child runs through this program (compute-sanitizer ...)
 };
 
 struct ChildRuns {

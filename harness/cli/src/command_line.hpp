@@ -1,4 +1,5 @@
-// The command line: `puzzle check|list|hint|doctor ...`, parsed into plain option structs.
+// The command line: `puzzle check|bench|grade|watch|list|next|hint|reset|doctor ...`, parsed into plain
+// option structs.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +21,19 @@ struct CheckOptions {
   std::optional<double> timeout_s;  // per case; the backend's default when absent
   std::vector<std::string> cases;   // only these (by name); all when empty
   bool verbose = false;
+  bool sanitize = false;  // also run the cases under compute-sanitizer (a GPU only)
+};
+
+struct BenchOptions {
+  std::string puzzle;
+  BackendRequest backend = BackendRequest::automatic;
+  bool solution = false;  // time the reference solution (and baseline) only, not puzzles/<file>
+  std::optional<std::filesystem::path> file;
+  std::optional<std::filesystem::path> json;
+  std::optional<std::filesystem::path> svg;  // the chart; .puzzle/bench_<NN>.svg when absent
+  std::optional<double> timeout_s;           // per shape and kernel
+  std::vector<std::string> shapes;           // only these (by name); all when empty
+  bool verbose = false;
 };
 
 struct HintOptions {
@@ -27,12 +41,31 @@ struct HintOptions {
   std::optional<int> level;  // the next one when absent
 };
 
-enum class CommandKind { check, list, hint, doctor };
+struct GradeOptions {
+  BackendRequest backend = BackendRequest::automatic;
+  std::optional<std::filesystem::path> submission;  // a folder of puzzle files; puzzles/ when absent
+  std::string puzzles;                              // "1,3-5"; every puzzle when empty
+  std::optional<uint64_t> seed;                     // else the grader's secret seed, else a fixed one
+  std::optional<std::filesystem::path> secret_seed_file;
+  std::optional<std::filesystem::path> json, gradescope, junit;
+  std::optional<double> timeout_s;      // per case; the backend's default when absent
+  std::optional<double> time_budget_s;  // for the whole grade; unlimited when absent
+  int perf_points = 0;                  // per puzzle, for speed relative to the solution (a GPU only)
+};
+
+struct ResetOptions {
+  std::string puzzle;
+};
+
+enum class CommandKind { check, bench, grade, watch, list, next, hint, reset, doctor };
 
 struct Command {
   CommandKind kind = CommandKind::check;
   CheckOptions check;
+  BenchOptions bench;
   HintOptions hint;
+  GradeOptions grade;  // `watch` uses `check`
+  ResetOptions reset;
   std::string text;  // the command line as typed, for the JSON report
 };
 

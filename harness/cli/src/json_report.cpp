@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "file_io.hpp"
+#include "json_values.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -11,17 +12,6 @@ namespace {
 using nlohmann::json;
 
 constexpr size_t kMaxOutputBytes = 64 * 1024;  // of the program's stdout / stderr kept in the report
-
-// JSON has no NaN or infinity; they matter here ("got NaN"), so they become strings.
-json number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
-json optional_number(const std::optional<double>& value) {
-  return value ? number(*value) : json(nullptr);
-}
 
 json text_or_null(const std::string& text) {
   return text.empty() ? json(nullptr) : json(text);
@@ -38,8 +28,8 @@ json buffer_json(const BufferCheck& b) {
   for (const auto& m : b.first) {
     first.push_back({{"index", m.index},
                      {"location", m.location},
-                     {"expected", number(m.expected)},
-                     {"got", number(m.got)}});
+                     {"expected", json_number(m.expected)},
+                     {"got", json_number(m.got)}});
   }
   return {{"name", b.name},
           {"elements", b.elements},
@@ -50,8 +40,8 @@ json buffer_json(const BufferCheck& b) {
           {"guard_before", b.guard_before},
           {"guard_after", b.guard_after},
           {"farthest_after", b.farthest_after},
-          {"max_abs_err", number(b.max_abs_err)},
-          {"max_rel_err", number(b.max_rel_err)},
+          {"max_abs_err", json_number(b.max_abs_err)},
+          {"max_rel_err", json_number(b.max_rel_err)},
           {"first_mismatches", first}};
 }
 
@@ -91,8 +81,8 @@ json case_json(const CaseReport& c) {
           {"passed", r.status == CaseStatus::passed},
           {"points", r.points},
           {"max_points", r.max_points},
-          {"max_abs_err", judged ? number(max_abs) : json(nullptr)},
-          {"max_rel_err", judged ? number(max_rel) : json(nullptr)},
+          {"max_abs_err", judged ? json_number(max_abs) : json(nullptr)},
+          {"max_rel_err", judged ? json_number(max_rel) : json(nullptr)},
           {"mismatches", judged ? json(mismatches) : json(nullptr)},
           {"nan_count", judged ? json(nans) : json(nullptr)},
           {"inf_count", judged ? json(infs) : json(nullptr)},
@@ -105,11 +95,11 @@ json case_json(const CaseReport& c) {
           {"launch_error", text_or_null(record.launch_error)},
           {"sim", sim_json(record.sim)},
           {"time_ms", record.time_ms > 0 ? json(record.time_ms) : json(nullptr)},
-          {"gbps", optional_number(r.gbps)},
-          {"pct_of_copy", optional_number(r.pct_of_copy)},
-          {"tflops", optional_number(r.tflops)},
-          {"solution_gbps", optional_number(r.solution_gbps)},
-          {"solution_tflops", optional_number(c.solution_tflops)}};
+          {"gbps", json_number(r.gbps)},
+          {"pct_of_copy", json_number(r.pct_of_copy)},
+          {"tflops", json_number(r.tflops)},
+          {"solution_gbps", json_number(r.solution_gbps)},
+          {"solution_tflops", json_number(c.solution_tflops)}};
 }
 
 json puzzle_json(const PuzzleReport& p) {
@@ -153,14 +143,18 @@ json report_to_json(const CheckReport& report, const std::string& tool_version) 
            {{"name", report.backend ? json(report.device.name) : json(nullptr)},
             {"compute_capability",
              report.device.compute_capability ? json(*report.device.compute_capability) : json(nullptr)},
-            {"copy_gbps", optional_number(report.device.copy_gbps)}}},
+            {"copy_gbps", json_number(report.device.copy_gbps)}}},
           {"seed", report.seed},
           {"puzzles", puzzles}};
 }
 
 void write_json_report(const std::filesystem::path& file, const CheckReport& report,
                        const std::string& tool_version) {
-  write_atomically(file, report_to_json(report, tool_version).dump(2) + "\n");
+  write_json_file(file, report_to_json(report, tool_version));
+}
+
+void write_json_file(const std::filesystem::path& file, const nlohmann::json& json) {
+  write_atomically(file, json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace puzzle::cli

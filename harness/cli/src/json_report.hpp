@@ -15,4 +15,8 @@ nlohmann::json report_to_json(const CheckReport& report, const std::string& tool
 void write_json_report(const std::filesystem::path& file, const CheckReport& report,
                        const std::string& tool_version);
 
+// Any report of ours, atomically; text that is not UTF-8 (a learner's printf of raw bytes) is replaced
+// rather than failing the write.
+void write_json_file(const std::filesystem::path& file, const nlohmann::json& json);
+
 }  // namespace puzzle::cli

@@ -2,7 +2,7 @@
 
 #include "commands.hpp"
 #include "errors.hpp"
-#include "progress_store.hpp"
+#include "learner_progress.hpp"
 #include "registry.hpp"
 #include "text_format.hpp"
 
@@ -12,7 +12,12 @@ namespace {
 std::string best_figure(const PuzzleProgress& p) {
   if (p.best_tflops) return fixed(*p.best_tflops, 1) + " TFLOP/s";
   if (p.best_gbps) return fixed(*p.best_gbps, 1) + " GB/s";
-  return "";
+  return "-";
+}
+
+Tone tone_of(const std::string& standing) {
+  if (standing == "passed") return Tone::good;
+  return standing == "failed" ? Tone::bad : Tone::dim;
 }
 
 }  // namespace
@@ -25,18 +30,25 @@ int list_command(const BuildConfig& config, Style style, std::ostream& out) {
     file_width = std::max(file_width, p.file.size());
   }
   out << style(padded(" #", 4) + padded("puzzle", title_width + 2) + padded("file", file_width + 2) +
-                   padded("cases", 7) + padded("last check", 26) + "best",
+                   padded("cases", 7) + padded("status", 11) + padded("last check", 12) + "best (GPU)",
                Tone::bold)
       << "\n";
   for (const auto& p : all_puzzles()) {
     const PuzzleProgress mine = progress.get(p.id);
-    const std::string last = mine.status.empty() ? "-" : mine.status + " (" + mine.date.substr(0, 10) + ")";
-    const Tone tone = mine.status == "passed" ? Tone::good : mine.status.empty() ? Tone::dim : Tone::bad;
+    const std::string where = standing(mine);
     out << padded((p.id < 10 ? " " : "") + std::to_string(p.id), 4) << padded(p.title, title_width + 2)
         << padded(p.file, file_width + 2) << padded(std::to_string(p.cases.size()), 7)
-        << style(padded(last, 26), tone) << best_figure(mine) << "\n";
+        << style(padded(where, 11), tone_of(where))
+        << padded(mine.date.empty() ? "-" : mine.date.substr(0, 10), 12) << best_figure(mine) << "\n";
   }
-  out << "\nStart with `puzzle check 1`; each puzzle's page is under docs/.\n";
+  const int total = static_cast<int>(all_puzzles().size());
+  out << "\n" << progress_bar(passed_puzzles(progress), total, kProgressBarWidth) << "\n";
+  if (const PuzzleSpec* next = next_puzzle(progress)) {
+    out << "Next: `puzzle check " << next->id << "` (puzzles/" << next->file
+        << "); `puzzle next` says more.\n";
+  } else {
+    out << "Every puzzle passed.\n";
+  }
   return kExitPassed;
 }
 

@@ -22,6 +22,9 @@ PuzzleSource load_source(const PuzzleSpec& puzzle, SourceKind kind, const std::f
     case SourceKind::solution:
       source.file = source_dir / "solutions" / puzzle.file;
       break;
+    case SourceKind::baseline:
+      source.file = source_dir / "baselines" / puzzle.file;
+      break;
     case SourceKind::file:
       source.file = std::filesystem::absolute(explicit_file);
       break;

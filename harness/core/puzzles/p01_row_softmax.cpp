@@ -45,6 +45,7 @@ PuzzleSpec row_softmax() {
       .file = "01_row_softmax.cu",
       .docs = "docs/01_row_softmax.md",
       .cases = cases(),
+      .widest_row = 16384,
       .tolerance = softmax::kTolerance,
       .hints =
           {"Each row is independent: find its maximum m, then s = sum of exp(x - m) over the row, then "

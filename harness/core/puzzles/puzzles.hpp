@@ -8,5 +8,7 @@ PuzzleSpec row_softmax();
 PuzzleSpec tiled_softmax();
 PuzzleSpec online_softmax();
 PuzzleSpec blocked_softmax();
+PuzzleSpec flash_forward();
+PuzzleSpec flash_backward();
 
 }  // namespace puzzle::puzzles

@@ -37,6 +37,22 @@ TestCase gpu_only(TestCase test) {
   return test;
 }
 
+std::vector<TestCase> bench_shapes(int64_t widest_row) {
+  const std::vector<TestCase> all = {
+      timed(4096, 1024, "rows a block holds in registers"),
+      timed(8192, 8192, "the classic square benchmark"),
+      timed(16384, 16384, "1 GiB in, 1 GiB out"),
+      timed(65536, 128, "many short rows: one block per row leaves threads idle"),
+      timed(256, 262144, "long rows: a tile loop per row"),
+      timed(32, kMaxCols, "few very long rows: 32 blocks cannot fill the GPU"),
+  };
+  std::vector<TestCase> shapes;
+  for (const TestCase& shape : all) {
+    if (cols_of(shape.params) <= widest_row) shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 PuzzleSpec spec(Own own) {
   const auto elements = [](const Params& p) { return rows_of(p) * cols_of(p); };
   const auto locate = [](const Params& p, int64_t i) {
@@ -55,6 +71,7 @@ PuzzleSpec spec(Own own) {
       .inputs = {{"x", elements, locate, cols_of}},
       .outputs = {{"y", elements, locate, cols_of}},
       .cases = std::move(own.cases),
+      .sweep = bench_shapes(own.widest_row),
       .tolerance = own.tolerance,
       // Effective bandwidth: the least a kernel can move (read x once, write y once) over its time.
       .min_bytes =

@@ -45,6 +45,9 @@ TestCase timed(int64_t rows, int64_t cols, std::string about);
 // Too large for the simulator, yet judged on a GPU.
 TestCase gpu_only(TestCase test);
 
+// `puzzle bench`: square, wide, many short rows, few long rows; those with cols <= widest_row.
+std::vector<TestCase> bench_shapes(int64_t widest_row);
+
 // Rows far longer than a block holds, and the tails around typical tile sizes (all on the simulator).
 std::vector<TestCase> long_rows();
 // Puzzles 2 and 3: long_rows() with the tiny, named and bandwidth cases.
@@ -89,6 +92,7 @@ struct Own {
   int id;
   std::string slug, title, summary, file, docs;
   std::vector<TestCase> cases;
+  int64_t widest_row = kMaxCols;  // the longest row the puzzle asks for: bench shapes stop there
   Tolerance tolerance;
   std::array<std::string, 3> hints;
   int line_budget;

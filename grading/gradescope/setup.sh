@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder's image (Ubuntu 22.04 or newer, or
+# Debian 12): install the compilers, build the `puzzle` tool, and grade the reference solutions once, so that
+# a broken image fails here rather than on the first student. docs/grading.md explains it.
+set -euo pipefail
+
+source_dir="${PUZZLE_SOURCE_DIR:-/autograder/source}"
+build="$source_dir/build"
+export DEBIAN_FRONTEND=noninteractive
+
+apt-get update -qq
+apt-get install -y -qq g++ make cmake binutils python3 python3-pip ca-certificates >/dev/null
+
+# C++20 as the tool uses it needs g++ 12 (Ubuntu 22.04 ships 11).
+cxx=g++
+if (($(g++ -dumpversion | cut -d. -f1) < 12)); then
+  apt-get install -y -qq g++-12 >/dev/null
+  cxx=g++-12
+fi
+# CMake 3.24 or newer (Ubuntu 22.04 ships 3.22): from PyPI where the system's is older.
+cmake_version="$(cmake --version | head -1 | awk '{print $3}')"
+if [[ "$(printf '%s\n3.24\n' "$cmake_version" | sort -V | head -1)" != "3.24" ]]; then
+  python3 -m pip install -q 'cmake>=3.24,<4' || python3 -m pip install -q --break-system-packages 'cmake>=3.24,<4'
+  hash -r
+fi
+
+# CLI11, doctest and nlohmann/json: CMake fetches the versions the project was written against.
+cmake -S "$source_dir" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DBUILD_TESTING=OFF
+cmake --build "$build" -j "$(nproc)" --target puzzle
+
+# Self-test: the reference solutions must get full marks in this image.
+check="$(mktemp -d)"
+PUZZLE_RESULTS_DIR="$check" PUZZLE_SUBMISSION_DIR="$source_dir/solutions" PUZZLE_SECRET_SEED_FILE=/nonexistent \
+  bash "$source_dir/grading/gradescope/run_autograder"
+python3 - "$check/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+top = sum(t["max_score"] for t in r["tests"])
+if not r["tests"] or r["score"] != top:
+    sys.exit("setup: the reference solutions scored %s of %s:\n%s" % (r["score"], top, r.get("output", "")))
+print("setup: the reference solutions score %s/%s" % (r["score"], top))
+PY
+rm -rf "$check"

@@ -1,0 +1,142 @@
+#include "bench_console.hpp"
+
+#include <algorithm>
+
+#include "perf_figures.hpp"
+#include "protocol.hpp"
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+constexpr size_t kShapeWidth = 14;
+constexpr size_t kColumnWidth = 9;
+
+std::string right(std::string text, size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+bool shows_memory(const BenchReport& report) {
+  return std::any_of(report.kernels.begin(), report.kernels.end(), [](const BenchKernel& k) {
+    return std::any_of(k.timings.begin(), k.timings.end(),
+                       [](const BenchTiming& t) { return t.memory_bytes.value_or(0) > 0; });
+  });
+}
+
+std::vector<std::string> columns_of(const BenchReport& report) {
+  std::vector<std::string> columns{"ms", report.metric};
+  if (report.metric == "GB/s" && report.device.copy_gbps) columns.push_back("of copy");
+  if (shows_memory(report)) columns.push_back("memory");
+  return columns;
+}
+
+std::vector<std::string> cells_of(const BenchReport& report, const BenchTiming& t, size_t columns) {
+  std::vector<std::string> cells(columns, "-");
+  if (t.time_ms) {
+    cells[0] = fixed(*t.time_ms, *t.time_ms < 1 ? 3 : 2);
+    cells[1] = fixed(*t.rate, 1);
+    if (report.metric == "GB/s" && report.device.copy_gbps)
+      cells[2] = fixed(100 * *t.rate / *report.device.copy_gbps, 0) + "%";
+  } else {
+    cells[0] = "[!]";
+  }
+  if (shows_memory(report) && t.memory_bytes)
+    cells.back() = format_bytes(static_cast<double>(*t.memory_bytes));
+  return cells;
+}
+
+void print_table(std::ostream& out, Style style, const BenchReport& report) {
+  const auto columns = columns_of(report);
+  const size_t kernel_width = columns.size() * kColumnWidth;
+  std::string title = padded("shape", kShapeWidth), units = std::string(kShapeWidth, ' ');
+  for (const BenchKernel& k : report.kernels) {
+    title += "  " + padded(k.label, kernel_width);
+    units += "  ";
+    for (const auto& c : columns) units += right(c, kColumnWidth);
+  }
+  out << style(title, Tone::bold) << "\n" << style(units, Tone::dim) << "\n";
+  for (size_t s = 0; s < report.shapes.size(); ++s) {
+    out << padded(report.shapes[s]->name, kShapeWidth);
+    for (const BenchKernel& k : report.kernels) {
+      out << "  ";
+      for (const auto& cell : cells_of(report, k.timings[s], columns.size()))
+        out << right(cell, kColumnWidth);
+    }
+    out << "\n";
+  }
+  for (const BenchKernel& k : report.kernels) {
+    for (size_t s = 0; s < report.shapes.size(); ++s) {
+      if (k.timings[s].problem.empty()) continue;
+      out << style("[!] ", Tone::warn) << k.label << " on " << report.shapes[s]->name << ": "
+          << k.timings[s].problem << "\n";
+    }
+  }
+}
+
+void print_traffic(std::ostream& out, const BenchReport& report) {
+  out << "timing needs a GPU; here is how much memory traffic " << report.traffic_kernel
+      << " makes on the simulator instead\n";
+  for (const TrafficCase& t : report.traffic) {
+    out << "case " << t.name << " (" << t.status << "):";
+    double moved = 0;
+    for (const TrafficBuffer& b : t.buffers) {
+      moved += static_cast<double>(b.bytes_read + b.bytes_written);
+      if (b.size == 0) continue;
+      const double size = static_cast<double>(b.size);
+      std::string parts;
+      if (b.bytes_read > 0) parts += " read " + fixed(static_cast<double>(b.bytes_read) / size, 2) + "x";
+      if (b.bytes_written > 0)
+        parts += (parts.empty() ? "" : ",") + std::string(" written ") +
+                 fixed(static_cast<double>(b.bytes_written) / size, 2) + "x";
+      out << "  " << b.label << (parts.empty() ? " untouched" : parts) << ";";
+    }
+    out << "  moved " << format_bytes(moved);
+    if (t.minimum_bytes > 0) out << " = " << fixed(moved / t.minimum_bytes, 2) << "x the minimum";
+    out << "\n";
+  }
+  out << "budget: " << report.spec->traffic_budget << "\n";
+}
+
+}  // namespace
+
+void print_bench_header(std::ostream& out, Style style, const BenchReport& report) {
+  out << style("puzzle bench " + std::to_string(report.spec->id) + ": " + report.spec->title, Tone::bold)
+      << "\n";
+  if (*report.backend == Backend::sim) {
+    out << "backend: simulator (" << report.backend_reason << ")\n";
+  } else {
+    out << "device:  " << report.device.name;
+    if (report.device.copy_gbps) out << ", copy bandwidth " << fixed(*report.device.copy_gbps, 0) << " GB/s";
+    const protocol::Job timing;
+    out << "\ntiming:  median of " << timing.reps << " runs after " << timing.warmup
+        << " warm-ups, inputs rotated through more than 3x the L2 cache\n";
+  }
+  out.flush();
+}
+
+void print_bench_kernel(std::ostream& out, Style style, const BenchKernel& kernel, bool verbose) {
+  out << padded(kernel.label, 10) << " " << kernel.file.filename().string() << ": ";
+  if (kernel.build.ok) {
+    out << "built" << (kernel.build.cached ? " (reused)" : " in " + format_seconds(kernel.build.seconds))
+        << ", timing ...\n";
+  } else {
+    out << style("does not compile", Tone::bad) << " (" << kernel.build.message
+        << "); `puzzle check` shows the compiler's errors\n";
+  }
+  if (verbose) {
+    for (const auto& command : kernel.build.commands) out << style("$ " + command, Tone::dim) << "\n";
+  }
+  out.flush();
+}
+
+void print_bench_results(std::ostream& out, Style style, const BenchReport& report) {
+  out << "\n";
+  if (*report.backend == Backend::sim) {
+    print_traffic(out, report);
+  } else {
+    print_table(out, style, report);
+  }
+  if (report.chart) out << "chart:   " << report.chart->string() << "\n";
+}
+
+}  // namespace puzzle::cli

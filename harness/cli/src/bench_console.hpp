@@ -1,0 +1,15 @@
+// `puzzle bench` on the console: the device, one line per kernel as it is built, then the table (GPU) or
+// the traffic counts (simulator).
+#pragma once
+#include <ostream>
+
+#include "bench_report.hpp"
+#include "style.hpp"
+
+namespace puzzle::cli {
+
+void print_bench_header(std::ostream& out, Style style, const BenchReport& report);
+void print_bench_kernel(std::ostream& out, Style style, const BenchKernel& kernel, bool verbose);
+void print_bench_results(std::ostream& out, Style style, const BenchReport& report);
+
+}  // namespace puzzle::cli

@@ -1,0 +1,206 @@
+#include "bench_pipeline.hpp"
+
+#include <algorithm>
+
+#include "case_judging.hpp"
+#include "check_pipeline.hpp"
+#include "child_build.hpp"
+#include "child_runner.hpp"
+#include "device_probe.hpp"
+#include "errors.hpp"
+#include "puzzle_source.hpp"
+#include "temp_dir.hpp"
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr double kDefaultTimeoutS = 120;  // a shape's inputs are drawn on the CPU: up to 1 GiB of them
+constexpr uint64_t kBenchSeed = 1;        // timings do not depend on the values drawn
+constexpr size_t kTrafficCases = 2;       // the simulator counts traffic on the largest test cases
+
+milliseconds timeout_of(const BenchOptions& options) {
+  return milliseconds(static_cast<int64_t>(options.timeout_s.value_or(kDefaultTimeoutS) * 1000));
+}
+
+std::vector<const TestCase*> chosen_shapes(const PuzzleSpec& spec, const std::vector<std::string>& names) {
+  std::vector<const TestCase*> shapes;
+  for (const TestCase& shape : spec.sweep) {
+    if (names.empty() || std::find(names.begin(), names.end(), shape.name) != names.end())
+      shapes.push_back(&shape);
+  }
+  for (const auto& name : names) {
+    const bool known = std::any_of(shapes.begin(), shapes.end(), [&](auto* s) { return s->name == name; });
+    if (known) continue;
+    std::string all;
+    for (const TestCase& shape : spec.sweep) all += " " + shape.name;
+    throw UsageError("puzzle " + std::to_string(spec.id) + " has no bench shape \"" + name +
+                     "\"; its shapes are:" + all);
+  }
+  return shapes;
+}
+
+std::vector<BenchKernel> kernels_to_time(const BenchOptions& options, const PuzzleSpec& spec,
+                                         const BuildConfig& config) {
+  std::vector<BenchKernel> kernels;
+  if (options.file) {
+    kernels.push_back({.label = options.file->filename().string(), .source = SourceKind::file});
+  } else if (!options.solution) {
+    kernels.push_back({.label = "yours", .source = SourceKind::learner});
+  }
+  kernels.push_back({.label = "solution", .source = SourceKind::solution});
+  if (!spec.baseline_title.empty() && std::filesystem::exists(config.source_dir / "baselines" / spec.file))
+    kernels.push_back({.label = spec.baseline_title, .source = SourceKind::baseline});
+  return kernels;
+}
+
+std::string problem_of(const CaseRun& run, const TestCase& shape, const PuzzleSpec& spec) {
+  switch (run.outcome) {
+    case RunOutcome::done:
+      break;
+    case RunOutcome::crashed:
+      return "crashed: " + run.message;
+    case RunOutcome::timeout:
+      return "timed out: " + run.message;
+    case RunOutcome::not_run:
+      return "not run: " + run.message;
+  }
+  const protocol::CaseRecord& record = run.record;
+  if (record.launch_error.find("cudaErrorMemoryAllocation") != std::string::npos) return "out of memory";
+  if (!record.launch_error.empty()) return record.launch_error;
+  if (record.outputs_unwritten > 0) {
+    int64_t outputs = 0;
+    for (const BufferSpec& out : spec.outputs) outputs += out.elements(shape.params);
+    return "left " + std::to_string(record.outputs_unwritten) + " of " + std::to_string(outputs) +
+           " outputs unwritten: run `puzzle check " + std::to_string(spec.id) + "` first";
+  }
+  if (record.time_ms <= 0) return "the child did not time it";
+  return "";
+}
+
+BenchTiming timing_of(const CaseRun& run, const TestCase& shape, const PuzzleSpec& spec) {
+  BenchTiming timing{.problem = problem_of(run, shape, spec)};
+  if (run.outcome == RunOutcome::done && run.record.scratch_bytes != protocol::kUnknownBytes)
+    timing.memory_bytes = run.record.scratch_bytes;
+  if (!timing.problem.empty()) return timing;
+  const double seconds = run.record.time_ms * 1e-3;
+  timing.time_ms = run.record.time_ms;
+  timing.rate =
+      spec.flops ? spec.flops(shape.params) / seconds / 1e12 : spec.min_bytes(shape.params) / seconds / 1e9;
+  return timing;
+}
+
+void time_kernel(const BenchOptions& options, const BuildConfig& config, const BenchReport& report,
+                 BenchKernel& kernel, const BenchObserver& observer) {
+  const PuzzleSpec& spec = *report.spec;
+  const PuzzleSource source =
+      load_source(spec, kernel.source, config.source_dir, options.file.value_or(std::filesystem::path{}));
+  kernel.file = source.file;
+  const ChildBuild build = build_child(config, spec, source, Backend::gpu);
+  kernel.build = build.info;
+  if (observer.kernel_started) observer.kernel_started(kernel);
+  if (!build.info.ok) {
+    kernel.timings.assign(report.shapes.size(), BenchTiming{.problem = "did not compile"});
+    return;
+  }
+  std::vector<int> indices;
+  for (const TestCase* shape : report.shapes) indices.push_back(static_cast<int>(shape - spec.sweep.data()));
+  TempDir work("puzzle-bench-");
+  const ChildRuns runs = run_child(
+      {.child = build.child,
+       .work_dir = work.path(),
+       .job = {.puzzle = spec.id, .seed = kBenchSeed, .mode = "sweep", .cases = indices, .backend = "gpu"},
+       .case_timeout = timeout_of(options)});
+  for (size_t i = 0; i < indices.size(); ++i)
+    kernel.timings.push_back(timing_of(runs.cases.at(indices[i]), *report.shapes[i], spec));
+}
+
+// The random-input test cases the simulator runs, largest first.
+std::vector<int> traffic_cases(const PuzzleSpec& spec) {
+  std::vector<int> cases;
+  for (size_t i = 0; i < spec.cases.size(); ++i) {
+    if (spec.cases[i].sim && spec.cases[i].input_kind == "random") cases.push_back(static_cast<int>(i));
+  }
+  const auto bytes = [&](int i) { return spec.min_bytes(spec.cases[i].params); };
+  std::stable_sort(cases.begin(), cases.end(), [&](int a, int b) { return bytes(a) > bytes(b); });
+  if (cases.size() > kTrafficCases) cases.resize(kTrafficCases);
+  return cases;
+}
+
+TrafficCase traffic_of(const PuzzleSpec& spec, int index, const CaseRun& run,
+                       const std::filesystem::path& dir) {
+  const CaseReport judged = judge_run(spec, index, kBenchSeed, run, dir);
+  TrafficCase traffic{.name = spec.cases[index].name,
+                      .status = to_string(judged.result.status),
+                      .minimum_bytes = spec.min_bytes(spec.cases[index].params)};
+  const nlohmann::json& sim = run.record.sim;
+  if (run.outcome != RunOutcome::done || !sim.is_object() || !sim.contains("traffic")) return traffic;
+  for (const auto& t : sim["traffic"]) {
+    traffic.buffers.push_back({.label = t.value("label", ""),
+                               .size = t.value("size", uint64_t{0}),
+                               .bytes_read = t.value("bytes_read", uint64_t{0}),
+                               .bytes_written = t.value("bytes_written", uint64_t{0})});
+  }
+  return traffic;
+}
+
+void count_traffic(const BenchOptions& options, const BuildConfig& config, BenchReport& report) {
+  const PuzzleSpec& spec = *report.spec;
+  if (!options.shapes.empty())
+    throw UsageError(
+        "--shape names a GPU bench shape; the simulator counts traffic on the test cases instead");
+  const SourceKind kind = options.file       ? SourceKind::file
+                          : options.solution ? SourceKind::solution
+                                             : SourceKind::learner;
+  const PuzzleSource source =
+      load_source(spec, kind, config.source_dir, options.file.value_or(std::filesystem::path{}));
+  report.traffic_kernel =
+      source.file.filename().string() + (kind == SourceKind::solution ? " (solution)" : "");
+  const ChildBuild build = build_child(config, spec, source, Backend::sim);
+  if (!build.info.ok)
+    throw UsageError(source.file.string() + " does not compile: run `puzzle check` to see why");
+  const std::vector<int> cases = traffic_cases(spec);
+  TempDir work("puzzle-bench-");
+  const ChildRuns runs =
+      run_child({.child = build.child,
+                 .work_dir = work.path(),
+                 .job = {.puzzle = spec.id, .seed = kBenchSeed, .cases = cases, .backend = "sim"},
+                 .case_timeout = timeout_of(options)});
+  for (int index : cases)
+    report.traffic.push_back(traffic_of(spec, index, runs.cases.at(index), work.path()));
+}
+
+}  // namespace
+
+BenchReport run_bench(const BenchOptions& options, const std::string& command_text, const BuildConfig& config,
+                      const BenchObserver& observer) {
+  BenchReport report{.command = command_text, .created = utc_now()};
+  report_errors(report, [&] {
+    const PuzzleSpec& spec = lookup_puzzle(options.puzzle);
+    report.spec = &spec;
+    report.metric = spec.flops ? "TFLOP/s" : "GB/s";
+    const BackendChoice choice = choose_backend(options.backend, config);
+    report.backend = choice.backend;
+    report.backend_reason = choice.reason;
+    report.device = choice.device;
+    if (choice.backend == Backend::sim) {
+      if (observer.started) observer.started(report);
+      count_traffic(options, config, report);
+      return;
+    }
+    report.shapes = chosen_shapes(spec, options.shapes);
+    report.kernels = kernels_to_time(options, spec, config);
+    if (observer.started) observer.started(report);
+    for (BenchKernel& kernel : report.kernels) time_kernel(options, config, report, kernel, observer);
+    // The exit code speaks for the first kernel: the learner's (or the solution with --solution).
+    const BenchKernel& first = report.kernels.front();
+    const bool all_timed = std::all_of(first.timings.begin(), first.timings.end(),
+                                       [](const BenchTiming& t) { return t.problem.empty(); });
+    report.exit_code = !first.build.ok ? kExitUsage : all_timed ? kExitPassed : kExitKernelFailed;
+  });
+  return report;
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,23 @@
+// `puzzle bench` without the printing: on a GPU, time each kernel over the puzzle's bench shapes; on the
+// simulator, count the memory traffic of the kernel on the largest test cases instead.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "bench_report.hpp"
+#include "build_config.hpp"
+#include "command_line.hpp"
+
+namespace puzzle::cli {
+
+// Called as the bench goes, so that a console can show each step when it happens. Either may be empty.
+struct BenchObserver {
+  std::function<void(const BenchReport&)> started;         // backend, device and shapes are known
+  std::function<void(const BenchKernel&)> kernel_started;  // built (or not), about to run
+};
+
+// Never throws: usage and environment errors end up in report.error and report.exit_code.
+BenchReport run_bench(const BenchOptions& options, const std::string& command_text, const BuildConfig& config,
+                      const BenchObserver& observer = {});
+
+}  // namespace puzzle::cli

@@ -1,0 +1,82 @@
+#include <cstdlib>
+
+#include "check_pipeline.hpp"
+#include "commands.hpp"
+#include "errors.hpp"
+#include "grade_console.hpp"
+#include "grade_pipeline.hpp"
+#include "grade_reports.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+GradeReportFiles report_files(const GradeOptions& o) {
+  return {.json = o.json, .gradescope = o.gradescope, .junit = o.junit};
+}
+
+void list_written(const GradeReportFiles& files, std::ostream& out) {
+  if (files.gradescope) out << "wrote " << files.gradescope->string() << " (Gradescope)\n";
+  if (files.json) out << "wrote " << files.json->string() << " (JSON)\n";
+  if (files.junit) out << "wrote " << files.junit->string() << " (JUnit XML)\n";
+}
+
+}  // namespace
+
+int grade_command(const Command& command, const BuildConfig& config, Style style, std::ostream& out,
+                  std::ostream& err) {
+  const GradeOptions& options = command.grade;
+  const GradeReportFiles files = report_files(options);
+  const SecretSeedSources secret = secret_seed_sources_from_environment(options.secret_seed_file);
+  // The learner's code runs in children of this process: it must not inherit the secret.
+  unsetenv(kSecretSeedVariable);
+  unsetenv(kSecretSeedFileVariable);
+
+  GradeConsole console(out, style);
+  const auto write_interim = [&](const GradeReport& report) {
+    write_grade_reports(files, report, config.version);  // failures are reported by the final write
+  };
+  const GradeObserver observer{
+      .started =
+          [&](const GradeReport& r) {
+            console.header(r);
+            write_interim(r);
+          },
+      .puzzle_started = [&](const GradeReport& r, size_t i) { console.puzzle_started(r, i); },
+      .puzzle_done =
+          [&](const GradeReport& r, size_t i) {
+            console.puzzle_done(r, i);
+            write_interim(r);
+          },
+  };
+  GradeReport report = run_grade(options, command.text, config, secret, observer);
+  if (report.run.error.empty()) {
+    console.total(report);
+  } else {
+    err << style("error:", Tone::bad) << " " << report.run.error << "\n";
+  }
+  if (files.any()) report.run.exit_code = kExitPassed;  // what this process exits with once they are written
+  const auto failures = write_grade_reports(files, report, config.version);
+  for (const auto& failure : failures)
+    err << style("error:", Tone::bad) << " cannot write " << failure << "\n";
+  if (!failures.empty()) return kExitEnvironment;
+  list_written(files, out);
+  if (!report.run.error.empty() && !files.any()) return report.run.exit_code;
+  return kExitPassed;
+}
+
+int grade_usage_error(const std::vector<std::string>& argv, const std::string& message,
+                      const BuildConfig& config, std::ostream& err) {
+  err << message;
+  const GradeReportFiles files = report_files_in(argv);
+  if (!files.any()) return kExitUsage;
+  std::string text = "puzzle";
+  for (size_t i = 1; i < argv.size(); ++i) text += " " + argv[i];
+  GradeReport report{.run = {.command = text, .created = utc_now()}, .complete = true};
+  report.run.exit_code = kExitPassed;
+  report.run.error = "the grade command line is wrong: " + message.substr(0, message.find('\n'));
+  const auto failures = write_grade_reports(files, report, config.version);
+  for (const auto& failure : failures) err << "error: cannot write " << failure << "\n";
+  return failures.empty() ? kExitPassed : kExitUsage;
+}
+
+}  // namespace puzzle::cli

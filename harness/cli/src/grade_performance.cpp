@@ -1,0 +1,40 @@
+#include "grade_performance.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+
+PerformancePart performance_part(const PuzzleReport& puzzle, double max_points) {
+  PerformancePart part{.max_points = max_points};
+  if (puzzle.status != PuzzleStatus::passed) {
+    part.message = "speed counts only when every case passes";
+    return part;
+  }
+  double log_sum = 0;
+  int timed = 0;
+  for (const auto& c : puzzle.cases) {
+    const CaseResult& r = c.result;
+    std::optional<double> ratio;
+    if (r.tflops && c.solution_tflops && *c.solution_tflops > 0)
+      ratio = *r.tflops / *c.solution_tflops;
+    else if (r.gbps && r.solution_gbps && *r.solution_gbps > 0)
+      ratio = *r.gbps / *r.solution_gbps;
+    if (!ratio || *ratio <= 0) continue;
+    log_sum += std::log(*ratio);
+    ++timed;
+  }
+  if (timed == 0) {
+    part.message = "no timed case has a figure for both your kernel and the solution";
+    return part;
+  }
+  part.ratio = std::exp(log_sum / timed);
+  part.points = std::round(max_points * std::min(1.0, *part.ratio) * 10) / 10;
+  part.message = fixed(*part.ratio * 100, 0) + "% of the reference solution's speed over " +
+                 std::to_string(timed) + " timed case" + (timed == 1 ? "" : "s");
+  return part;
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,12 @@
+// The optional speed part of a grade (a GPU only): up to `max_points` per puzzle for the kernel's speed
+// relative to the reference solution, timed on the same GPU in the same run.
+#pragma once
+#include "grade_report.hpp"
+
+namespace puzzle::cli {
+
+// Full points at the solution's speed or faster, proportionally less below it (the geometric mean of
+// kernel / solution over the timed cases). Nothing for a puzzle whose cases do not all pass.
+PerformancePart performance_part(const PuzzleReport& puzzle, double max_points);
+
+}  // namespace puzzle::cli

@@ -1,0 +1,31 @@
+#include "learner_progress.hpp"
+
+#include <algorithm>
+
+namespace puzzle::cli {
+
+std::string standing(const PuzzleProgress& progress) {
+  if (progress.status.empty()) return "not tried";
+  return progress.status == "passed" ? "passed" : "failed";
+}
+
+const PuzzleSpec* next_puzzle(const ProgressStore& progress) {
+  for (const auto& p : all_puzzles()) {
+    if (progress.get(p.id).status != "passed") return &p;
+  }
+  return nullptr;
+}
+
+int passed_puzzles(const ProgressStore& progress) {
+  return static_cast<int>(std::count_if(all_puzzles().begin(), all_puzzles().end(), [&](const PuzzleSpec& p) {
+    return progress.get(p.id).status == "passed";
+  }));
+}
+
+std::string progress_bar(int passed, int total, int width) {
+  const int filled = total > 0 ? passed * width / total : 0;
+  return "[" + std::string(filled, '#') + std::string(width - filled, '-') + "] " + std::to_string(passed) +
+         "/" + std::to_string(total) + " passed";
+}
+
+}  // namespace puzzle::cli

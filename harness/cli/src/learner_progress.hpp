@@ -1,0 +1,23 @@
+// Where a learner stands, from .puzzle/progress.json: for `puzzle list` and `puzzle next`.
+#pragma once
+#include <string>
+
+#include "progress_store.hpp"
+#include "registry.hpp"
+
+namespace puzzle::cli {
+
+// "passed", "failed" (any status of a check that did not pass) or "not tried".
+std::string standing(const PuzzleProgress& progress);
+
+// The first puzzle, in registry order, whose last check did not pass; nullptr when all have passed.
+const PuzzleSpec* next_puzzle(const ProgressStore& progress);
+
+int passed_puzzles(const ProgressStore& progress);
+
+inline constexpr int kProgressBarWidth = 24;
+
+// "[######------] 2/6 passed", `width` marks wide.
+std::string progress_bar(int passed, int total, int width);
+
+}  // namespace puzzle::cli

@@ -1,0 +1,41 @@
+// `check --sanitize`: the cases run once more under NVIDIA's compute-sanitizer (memcheck, then racecheck,
+// then synccheck), on a GPU; its findings are reported in our own format (sanitizer_output.hpp). The
+// simulator finds the same kinds of bug by itself, so without a GPU there is nothing to add.
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "build_config.hpp"
+#include "check_report.hpp"
+#include "command_line.hpp"
+#include "sanitizer_output.hpp"
+#include "style.hpp"
+
+namespace puzzle::cli {
+
+inline constexpr const char* kSanitizerTools[] = {"memcheck", "racecheck", "synccheck"};
+
+struct SanitizerRun {
+  std::string tool;
+  SanitizerOutput output;
+  std::string problem;  // when the tool did not finish: "timed out", "compute-sanitizer failed: ..."
+};
+
+// Before anything runs: compute-sanitizer's path, or an error that says what is missing: UsageError for
+// --backend sim, EnvironmentError without a GPU or without compute-sanitizer.
+std::filesystem::path require_sanitizer(const BuildConfig& config, BackendRequest backend);
+
+// Each tool over the puzzle's small cases (those that also run on the simulator: the sanitizer is slow).
+std::vector<SanitizerRun> run_sanitizers(const std::filesystem::path& sanitizer,
+                                         const std::filesystem::path& child, const PuzzleSpec& puzzle,
+                                         uint64_t seed, std::chrono::milliseconds case_timeout);
+
+int sanitizer_errors(const std::vector<SanitizerRun>& runs);  // findings, counts included, or the summaries'
+void print_sanitizer_runs(const std::vector<SanitizerRun>& runs, Style style, std::ostream& out);
+nlohmann::json sanitizer_json(const std::vector<SanitizerRun>& runs);
+
+}  // namespace puzzle::cli

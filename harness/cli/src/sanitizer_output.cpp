@@ -1,0 +1,113 @@
+#include "sanitizer_output.hpp"
+
+#include <algorithm>
+#include <regex>
+#include <sstream>
+
+namespace puzzle::cli {
+namespace {
+
+constexpr std::string_view kPrefix = "=========";
+
+// "at kernel(args)+0x1b0 in /path/file.cu:42" (also racecheck's "... access at kernel+0x.. in file:line")
+const std::regex kLocation(R"(at (.+?)\+0x[0-9a-fA-F]+ in (.+):(\d+))");
+const std::regex kThread(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
+const std::regex kSummary(R"((?:ERROR|RACECHECK) SUMMARY: (?:\d+ hazards? displayed \()?(\d+) errors?)");
+
+bool is_heading(const std::string& line) {
+  return line.starts_with("COMPUTE-SANITIZER") || line.starts_with("Target application returned") ||
+         line.starts_with("LEAK SUMMARY") || line.find("SUMMARY:") != std::string::npos;
+}
+
+bool is_noise(const std::string& detail) {
+  return detail.starts_with("Saved host backtrace") || detail.starts_with("Host Frame") ||
+         detail.starts_with("Device Frame") || detail.starts_with("=========");
+}
+
+void add(SanitizerOutput& out, SanitizerFinding finding) {
+  const auto same = std::find_if(out.findings.begin(), out.findings.end(), [&](const SanitizerFinding& f) {
+    return f.message == finding.message && f.file == finding.file && f.line == finding.line &&
+           f.kernel == finding.kernel;
+  });
+  if (same != out.findings.end()) {
+    ++same->count;
+  } else {
+    out.findings.push_back(std::move(finding));
+  }
+}
+
+}  // namespace
+
+std::string sanitizer_kind(const std::string& message) {
+  static const std::pair<const char*, const char*> kinds[] = {
+      {"Invalid __global__ write", "invalid_global_write"},
+      {"Invalid __global__ read", "invalid_global_read"},
+      {"Invalid __shared__ write", "invalid_shared_write"},
+      {"Invalid __shared__ read", "invalid_shared_read"},
+      {"Invalid __local__", "invalid_local_access"},
+      {"Misaligned", "misaligned_access"},
+      {"Race reported", "race"},
+      {"Barrier error", "barrier_divergence"},
+      {"Program hit", "cuda_api_error"},
+      {"Uninitialized", "uninitialized_read"},
+      {"Malloc/Free", "malloc_free_error"},
+      {"Leaked", "memory_leak"}};
+  for (const auto& [text, kind] : kinds) {
+    if (message.find(text) != std::string::npos) return kind;
+  }
+  return "other";
+}
+
+SanitizerOutput parse_sanitizer_output(const std::string& tool, const std::string& text) {
+  SanitizerOutput out;
+  std::optional<SanitizerFinding> current;
+  const auto flush = [&] {
+    if (current) add(out, std::move(*current));
+    current.reset();
+  };
+  std::istringstream lines(text);
+  for (std::string raw; std::getline(lines, raw);) {
+    if (!raw.starts_with(kPrefix)) continue;  // the program's own output
+    std::string line = raw.substr(kPrefix.size());
+    const bool indented = line.starts_with("  ");  // detail lines are indented under their finding
+    line.erase(0, line.find_first_not_of(' '));
+    if (line.empty()) {
+      flush();
+      continue;
+    }
+    std::smatch m;
+    if (is_heading(line)) {
+      flush();
+      if (std::regex_search(line, m, kSummary)) out.errors = std::stoi(m[1]);
+      continue;
+    }
+    if (!indented || !current) {
+      flush();
+      const bool race = line.starts_with("Error: ");  // racecheck: "Error: Race reported between ..."
+      current = SanitizerFinding{.tool = tool, .message = race ? line.substr(7) : line};
+      current->kind = sanitizer_kind(current->message);
+      if (std::regex_search(line, m, kLocation)) {  // racecheck puts the first access on the same line
+        current->kernel = m[1];
+        current->file = m[2];
+        current->line = std::stoi(m[3]);
+        current->message = current->message.substr(0, current->message.find(" at "));
+      }
+      continue;
+    }
+    if (is_noise(line)) continue;
+    if (current->file.empty() && std::regex_search(line, m, kLocation)) {
+      current->kernel = m[1];
+      current->file = m[2];
+      current->line = std::stoi(m[3]);
+    } else if (current->thread.empty() && std::regex_search(line, m, kThread)) {
+      current->thread = m[1];
+      current->block = m[2];
+    } else {
+      current->details.push_back(line);
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace puzzle::cli

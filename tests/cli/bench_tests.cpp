@@ -1,0 +1,127 @@
+#include <doctest/doctest.h>
+
+#include "bench_files.hpp"
+#include "bench_pipeline.hpp"
+#include "build_config.hpp"
+#include "command_line.hpp"
+#include "registry.hpp"
+#include "temp_dir.hpp"
+
+using namespace puzzle::cli;
+
+namespace {
+
+ParsedCommandLine parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "puzzle");
+  return parse_command_line(args);
+}
+
+size_t count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+// A GPU bench of puzzle 3 as run_bench would leave it: the learner's kernel fast on two shapes and out
+// of memory on the third, the solution timed on all three.
+BenchReport gpu_report() {
+  BenchReport r{.command = "puzzle bench 3", .created = "2026-11-21T12:00:00Z"};
+  r.spec = puzzle::find_puzzle(3);
+  r.backend = Backend::gpu;
+  r.device = {.name = "Test GPU <&>", .copy_gbps = 3000.0};
+  r.metric = "GB/s";
+  for (size_t s = 0; s < 3; ++s) r.shapes.push_back(&r.spec->sweep.at(s));
+  BenchKernel yours{.label = "yours & co"}, solution{.label = "solution", .source = SourceKind::solution};
+  yours.timings = {
+      {.time_ms = 1.0, .rate = 1500.0}, {.time_ms = 2.0, .rate = 2500.0}, {.problem = "out of memory"}};
+  solution.timings = {{.time_ms = 0.5, .rate = 2800.0, .memory_bytes = 4096},
+                      {.time_ms = 1.5, .rate = 2700.0},
+                      {.time_ms = 9.0, .rate = 2600.0}};
+  r.kernels = {yours, solution};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("bench options") {
+  const auto parsed = parse({"bench", "3", "--shape", "8192x8192", "--shape", "32x1048576", "--json",
+                             "b.json", "--svg", "b.svg", "--timeout", "30", "--backend", "gpu"});
+  REQUIRE(parsed.command);
+  const BenchOptions& o = parsed.command->bench;
+  CHECK(parsed.command->kind == CommandKind::bench);
+  CHECK(o.puzzle == "3");
+  CHECK(o.shapes == std::vector<std::string>{"8192x8192", "32x1048576"});
+  CHECK(o.json == std::filesystem::path("b.json"));
+  CHECK(o.svg == std::filesystem::path("b.svg"));
+  CHECK(o.timeout_s == 30.0);
+  CHECK(o.backend == BackendRequest::gpu);
+  CHECK_FALSE(o.solution);
+  CHECK(parse({"bench", "3", "--solution", "--file", "x.cu"}).exit_code == 2);
+  CHECK(parse({"bench"}).exit_code == 2);
+}
+
+TEST_CASE("every softmax puzzle benches the issue's shapes that its rows allow") {
+  const auto names = [](int id) {
+    std::vector<std::string> n;
+    for (const auto& shape : puzzle::find_puzzle(id)->sweep) n.push_back(shape.name);
+    return n;
+  };
+  CHECK(names(1) == std::vector<std::string>{"4096x1024", "8192x8192", "16384x16384", "65536x128"});
+  for (int id : {2, 3, 4}) {
+    CHECK(names(id) == std::vector<std::string>{"4096x1024", "8192x8192", "16384x16384", "65536x128",
+                                                "256x262144", "32x1048576"});
+  }
+  for (const auto& shape : puzzle::find_puzzle(3)->sweep) CHECK_FALSE(shape.sim);
+}
+
+TEST_CASE("the chart has a bar per timing, a mark per missing one and the copy bandwidth line") {
+  const std::string svg = bench_chart_svg(gpu_report());
+  CHECK(svg.starts_with("<svg"));
+  CHECK(count(svg, "<title>") == 5);  // 2 + 3 timed bars
+  CHECK(count(svg, ">OOM<") == 1);
+  CHECK(svg.find("copy 3000 GB/s") != std::string::npos);
+  CHECK(svg.find("Test GPU &lt;&amp;&gt;") != std::string::npos);
+  CHECK(svg.find("yours &amp; co") != std::string::npos);
+  CHECK(svg.find("<&>") == std::string::npos);
+}
+
+TEST_CASE("the JSON has every kernel's figure or problem per shape") {
+  const nlohmann::json j = bench_to_json(gpu_report(), "9.9");
+  CHECK(j["kind"] == "bench");
+  CHECK(j["metric"] == "GB/s");
+  REQUIRE(j["shapes"].size() == 3);
+  const auto& third = j["shapes"][2]["results"];
+  CHECK(third["yours & co"]["problem"] == "out of memory");
+  CHECK(third["yours & co"]["time_ms"].is_null());
+  CHECK(third["solution"]["rate"] == 2600.0);
+  CHECK(j["shapes"][0]["results"]["solution"]["memory_bytes"] == 4096);
+  CHECK(j["shapes"][0]["min_bytes"] == 2.0 * 4096 * 1024 * 4);
+  CHECK(j["kernels"][1]["source"] == "solution");
+}
+
+TEST_CASE("on the simulator bench counts the traffic of the largest test cases") {
+  TempDir dir("cli-bench-test-");
+  BuildConfig config = build_config();
+  config.build_dir = dir.path();
+  const BenchReport r =
+      run_bench({.puzzle = "3", .backend = BackendRequest::sim, .solution = true}, "puzzle bench 3", config);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.exit_code == 0);
+  CHECK(r.shapes.empty());
+  REQUIRE(r.traffic.size() == 2);
+  for (const TrafficCase& t : r.traffic) {
+    CAPTURE(t.name);
+    CHECK(t.status == "passed");
+    REQUIRE(t.buffers.size() >= 2);
+    // The online solution reads x at most twice (registers spare it part of the second read), writes y once.
+    CHECK(t.buffers[0].label == "x");
+    CHECK(t.buffers[0].bytes_read > t.buffers[0].size);
+    CHECK(t.buffers[0].bytes_read <= 2 * t.buffers[0].size);
+    CHECK(t.buffers[0].bytes_written == 0);
+    CHECK(t.buffers[1].bytes_written == t.buffers[1].size);
+  }
+  const BenchReport shapes_on_sim = run_bench(
+      {.puzzle = "3", .backend = BackendRequest::sim, .shapes = {"8192x8192"}}, "puzzle bench 3", config);
+  CHECK(shapes_on_sim.exit_code == 2);
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The Gradescope dry run: a class of 30 submissions (the reference solutions, the stubs, an empty one, one in
+# nested folders, one that does not compile, one that hangs, one that crashes, and the test kernels of
+# tests/kernels as one-puzzle submissions), each graded by grading/gradescope/run_autograder on the simulator
+# and its results.json checked by check_gradescope_results.
+#   dry_run.sh PUZZLE_TOOL CHECKER SOURCE_DIR WORK_DIR
+set -euo pipefail
+shopt -s nullglob
+
+tool="$1" checker="$2" root="$3" work="$4"
+rm -rf "$work"
+mkdir -p "$work/results"
+# Every submission lands in the same folder, as each lands in /autograder/submission on Gradescope; so a file
+# two submissions share (a reference solution) is built once, as the build cache keys on path and text.
+staging="$work/submission"
+export PUZZLE_SOURCE_DIR="$root" PUZZLE_TOOL="$tool" PUZZLE_SUBMISSION_DIR="$staging"
+export PUZZLE_CASE_TIMEOUT=20 PUZZLE_TIME_BUDGET=400 PUZZLE_SECRET_SEED_FILE=/nonexistent
+unset PUZZLE_SECRET_SEED
+
+puzzle_file() { # the file name of puzzle ID, as its solution is named: 01_row_softmax.cu
+  local files=("$root"/solutions/"$(printf %02d "$1")"_*.cu)
+  basename "${files[0]}"
+}
+all_ids=()
+for f in "$root"/solutions/[0-9][0-9]_*.cu; do
+  all_ids+=("$((10#$(basename "$f" | cut -c1-2)))")
+done
+
+fresh() { rm -rf "$staging" && mkdir -p "$staging"; }
+put() { # put ID FILE [SUBDIR]: FILE as puzzle ID's file of the submission
+  mkdir -p "$staging/${3:-}"
+  cp "$2" "$staging/${3:-}/$(puzzle_file "$1")"
+}
+put_kernel() { # put_kernel ID FILE: a test kernel, in kernels/pNN/ beside the headers it includes (../p01/...)
+  for header in "$root"/tests/kernels/p*/*.cuh; do
+    mkdir -p "$staging/kernels/$(basename "$(dirname "$header")")"
+    cp "$header" "$staging/kernels/$(basename "$(dirname "$header")")/"
+  done
+  put "$1" "$2" "kernels/$(basename "$(dirname "$2")")"
+}
+solution() { echo "$root/solutions/$(puzzle_file "$1")"; }
+stub() { echo "$root/puzzles/$(puzzle_file "$1")"; }
+expected_status() { grep -m1 '^// expect:' "$1" | awk '{print $3}'; }
+
+submissions=0
+failures=0
+grade() { # grade NAME PUZZLES ID:STATUS ...: run the autograder on the staged submission and check it
+  local name="$1" puzzles="$2"
+  shift 2
+  submissions=$((submissions + 1))
+  local results="$work/results/$name" start=$SECONDS
+  if ! PUZZLE_RESULTS_DIR="$results" PUZZLE_GRADE_PUZZLES="$puzzles" \
+    bash "$root/grading/gradescope/run_autograder" >"$results.log" 2>&1; then
+    echo "FAIL $name: run_autograder did not exit with 0"
+    failures=$((failures + 1))
+    return
+  fi
+  if "$checker" "$results/results.json" "$results/puzzle-report.json" "$@" 2>"$results.problems"; then
+    echo "ok   $name ($((SECONDS - start)) s): $*"
+  else
+    echo "FAIL $name: $*"
+    cat "$results.problems" "$results.log"
+    failures=$((failures + 1))
+  fi
+}
+
+# 1. The reference solutions of every puzzle in the registry: full marks.
+fresh
+expect=()
+for id in "${all_ids[@]}"; do
+  put "$id" "$(solution "$id")"
+  expect+=("$id:passed")
+done
+grade solutions "" "${expect[@]}"
+
+# 2-4. The untouched stubs; an empty submission; the solutions inside a copy of the repository.
+fresh
+for id in 1 2 3 4; do put "$id" "$(stub "$id")"; done
+grade stubs 1-4 1:failed 2:failed 3:failed 4:failed
+fresh
+grade empty 1-4 1:missing 2:missing 3:missing 4:missing
+fresh
+for id in 1 2 3 4; do put "$id" "$(solution "$id")" "flash-puzzles/puzzles"; done
+grade nested 1-4 1:passed 2:passed 3:passed 4:passed
+
+# 5-7. Puzzle 1 does not compile, hangs, or crashes: only puzzle 1 loses its points.
+for kernel in wrong_compile_error wrong_hang wrong_null_write; do
+  file="$root/tests/kernels/p01/$kernel.cu"
+  fresh
+  put_kernel 1 "$file"
+  for id in 2 3 4; do put "$id" "$(solution "$id")"; done
+  grade "p01_$kernel" 1-4 "1:$(expected_status "$file")" 2:passed 3:passed 4:passed
+done
+
+# 8-30. Test kernels, right and wrong, each a submission of one puzzle file (the others missing).
+kernels=()
+for dir in p02 p03 p04 p01; do
+  for file in "$root"/tests/kernels/$dir/*.cu; do
+    case "$(basename "$file" .cu)" in wrong_compile_error | wrong_hang | wrong_null_write) continue ;; esac
+    grep -q '^// backends: gpu' "$file" && continue
+    kernels+=("$file")
+  done
+done
+for file in "${kernels[@]:0:23}"; do
+  id=$((10#$(basename "$(dirname "$file")" | cut -c2-)))
+  fresh
+  put_kernel "$id" "$file"
+  expect=()
+  for other in 1 2 3 4; do
+    if ((other == id)); then expect+=("$other:$(expected_status "$file")"); else expect+=("$other:missing"); fi
+  done
+  grade "p0${id}_$(basename "$file" .cu)" 1-4 "${expect[@]}"
+done
+
+echo "dry run: $submissions submissions, $failures failed, ${SECONDS} s"
+((submissions == 30)) || { echo "dry run: expected 30 submissions"; exit 1; }
+((failures == 0))
