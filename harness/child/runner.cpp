@@ -113,6 +113,9 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
     args.out.push_back(out.data());
   }
 
+  // The inputs are ready: the parent's case timeout starts again here, so that it measures the learner's
+  // code, not our input generation (puzzle 6 runs a float64 forward pass for o and lse).
+  protocol::append_line(protocol::progress_path(dir), {{"event", "launch"}, {"case", index}});
   protocol::CaseRecord record;
   record.case_index = index;
   begin_launcher(inputs, outputs);

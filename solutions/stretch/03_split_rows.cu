@@ -95,9 +95,11 @@ __global__ void write_chunks(const float* __restrict__ x, float* __restrict__ y,
   const Chunk chunk = chunk_of(gridDim.x - 1 - blockIdx.x, chunks, cols);  // last read first: L2 hits
   const int lane = threadIdx.x % kWarp;
   const int first_pair = chunk.pair - chunk.pair % chunks;
-  // Every warp merges the row's pairs itself: no shared memory, no barrier.
-  const MaxSum row =
-      warp_merge(lane < chunks ? MaxSum{pair_m[first_pair + lane], pair_s[first_pair + lane]} : MaxSum{});
+  // Every warp merges the row's pairs itself (each lane every 32nd, then the lanes): no shared memory, no
+  // barrier. A row of 1,048,576 columns has 128 chunks.
+  MaxSum row;
+  for (int p = lane; p < chunks; p += kWarp) row = merge(row, {pair_m[first_pair + p], pair_s[first_pair + p]});
+  row = warp_merge(row);
   const float inv_s = 1.0f / row.s;
 #pragma unroll 4
   for (int c = chunk.begin + threadIdx.x; c < chunk.end; c += blockDim.x)

@@ -49,7 +49,7 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         const auto& line = lines[seen];
         const int index = line.value("case", -1);
         const std::string event = line.value("event", "");
-        if (event == "start") {
+        if (event == "start" || event == "launch") {
           p.in_flight = index;
         } else if (event == "done") {
           runs.cases[index] = {.outcome = RunOutcome::done, .record = line.get<protocol::CaseRecord>()};

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "parallel_for.hpp"
+
 namespace puzzle::puzzles::attention {
 namespace {
 
@@ -57,9 +59,10 @@ void backward(const Shape& shape, const float* q, const float* k, const float* v
   std::fill_n(dq, shape.bh * shape.n_q * d, 0.0);
   std::fill_n(dk, shape.bh * shape.n_k * d, 0.0);
   std::fill_n(dv, shape.bh * shape.n_k * d, 0.0);
-  std::vector<double> dp;
-  for (int64_t h = 0; h < shape.bh; ++h) {
+  // Heads in parallel: within a head every query row adds into the same dk and dv rows.
+  parallel_for(shape.bh, [&](int64_t h) {
     const int64_t key0 = h * shape.n_k * d;  // head h's first element of k, v, dk and dv
+    std::vector<double> dp;
     for (int64_t i = 0; i < shape.n_q; ++i) {
       const int64_t row = (h * shape.n_q + i) * d;
       const std::vector<double> p = model_probabilities(shape, q, k, h, i, model);
@@ -79,7 +82,7 @@ void backward(const Shape& shape, const float* q, const float* k, const float* v
         add_scaled(dv + key, p[j], dout + row, d);
       }
     }
-  }
+  });
 }
 
 }  // namespace puzzle::puzzles::attention

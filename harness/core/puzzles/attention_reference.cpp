@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "parallel_for.hpp"
 #include "puzzles/attention_family.hpp"
 #include "rng.hpp"
 
@@ -28,10 +29,10 @@ void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& input
   } else if (test.input_kind != "random" && test.input_kind != kBenchInputs) {
     throw std::invalid_argument("attention: unknown input kind " + test.input_kind);
   }
-  for (int b = 0; b < 3; ++b) {
-    Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, b);
+  parallel_for(3, [&](int64_t b) {  // the bench shapes draw 100 million values
+    Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, static_cast<int>(b));
     fill_normal(rng, inputs[b], b == 0 ? q_sigma : 1.0);
-  }
+  });
 }
 
 void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s) {
@@ -49,29 +50,28 @@ void scores(const Shape& shape, const float* q, const float* k, int64_t head, in
 }
 
 void forward(const Shape& shape, const float* q, const float* k, const float* v, double* o, double* lse) {
-  std::vector<double> s(shape.n_k);
-  for (int64_t head = 0; head < shape.bh; ++head) {
-    for (int64_t i = 0; i < shape.n_q; ++i) {
-      double* o_row = o + (head * shape.n_q + i) * shape.d;
-      std::fill_n(o_row, shape.d, 0.0);
-      const int64_t seen = shape.visible_keys(i);  // a causal row sees keys 0 .. seen - 1
-      if (seen == 0) {
-        lse[head * shape.n_q + i] = -std::numeric_limits<double>::infinity();
-        continue;
-      }
-      scores(shape, q, k, head, i, s.data());
-      const double m = *std::max_element(s.begin(), s.begin() + seen);
-      double l = 0;
-      for (int64_t j = 0; j < seen; ++j) {
-        const double p = std::exp(s[j] - m);
-        l += p;
-        const float* v_row = v + (head * shape.n_k + j) * shape.d;
-        for (int64_t c = 0; c < shape.d; ++c) o_row[c] += p * v_row[c];
-      }
-      for (int64_t c = 0; c < shape.d; ++c) o_row[c] /= l;
-      lse[head * shape.n_q + i] = m + std::log(l);
+  parallel_for(shape.bh * shape.n_q, [&](int64_t row) {  // row = head * n_q + i: rows are independent
+    const int64_t head = row / shape.n_q, i = row % shape.n_q;
+    double* o_row = o + row * shape.d;
+    std::fill_n(o_row, shape.d, 0.0);
+    const int64_t seen = shape.visible_keys(i);  // a causal row sees keys 0 .. seen - 1
+    if (seen == 0) {
+      lse[row] = -std::numeric_limits<double>::infinity();
+      return;
     }
-  }
+    std::vector<double> s(shape.n_k);
+    scores(shape, q, k, head, i, s.data());
+    const double m = *std::max_element(s.begin(), s.begin() + seen);
+    double l = 0;
+    for (int64_t j = 0; j < seen; ++j) {
+      const double p = std::exp(s[j] - m);
+      l += p;
+      const float* v_row = v + (head * shape.n_k + j) * shape.d;
+      for (int64_t c = 0; c < shape.d; ++c) o_row[c] += p * v_row[c];
+    }
+    for (int64_t c = 0; c < shape.d; ++c) o_row[c] /= l;
+    lse[row] = m + std::log(l);
+  });
 }
 
 }  // namespace puzzle::puzzles::attention

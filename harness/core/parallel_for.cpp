@@ -1,0 +1,21 @@
+#include "parallel_for.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace puzzle {
+
+void parallel_for(int64_t count, const std::function<void(int64_t)>& body) {
+  const int64_t workers = std::min<int64_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<int64_t> next{0};
+  const auto work = [&] {
+    for (int64_t i = next++; i < count; i = next++) body(i);
+  };
+  std::vector<std::jthread> helpers;
+  for (int64_t w = 1; w < workers; ++w) helpers.emplace_back(work);
+  work();
+}
+
+}  // namespace puzzle
