@@ -8,9 +8,9 @@
 namespace puzzle {
 
 const std::vector<PuzzleSpec>& all_puzzles() {
-  static const std::vector<PuzzleSpec> puzzles = {puzzles::row_softmax(), puzzles::tiled_softmax(),
+  static const std::vector<PuzzleSpec> puzzles = {puzzles::row_softmax(),    puzzles::tiled_softmax(),
                                                   puzzles::online_softmax(), puzzles::blocked_softmax(),
-                                                  puzzles::flash_forward(), puzzles::flash_backward()};
+                                                  puzzles::flash_forward(),  puzzles::flash_backward()};
   return puzzles;
 }
 

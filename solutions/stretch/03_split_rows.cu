@@ -98,7 +98,8 @@ __global__ void write_chunks(const float* __restrict__ x, float* __restrict__ y,
   // Every warp merges the row's pairs itself (each lane every 32nd, then the lanes): no shared memory, no
   // barrier. A row of 1,048,576 columns has 128 chunks.
   MaxSum row;
-  for (int p = lane; p < chunks; p += kWarp) row = merge(row, {pair_m[first_pair + p], pair_s[first_pair + p]});
+  for (int p = lane; p < chunks; p += kWarp)
+    row = merge(row, {pair_m[first_pair + p], pair_s[first_pair + p]});
   row = warp_merge(row);
   const float inv_s = 1.0f / row.s;
 #pragma unroll 4

@@ -36,16 +36,10 @@ int check_command(const Command& command, const BuildConfig& config, Style style
   CheckReport report{.command = command.text, .created = utc_now()};
   std::filesystem::path sanitizer;
   if (options.sanitize) {  // before the check: say at once when there is no GPU to sanitize on
-    try {
+    report_errors(report, [&] {
       sanitizer = require_sanitizer(config, options.backend);
       options.backend = BackendRequest::gpu;
-    } catch (const UsageError& e) {
-      report.error = e.what();
-      report.exit_code = kExitUsage;
-    } catch (const EnvironmentError& e) {
-      report.error = e.what();
-      report.exit_code = kExitEnvironment;
-    }
+    });
   }
   ConsoleReport console(out, style, options.verbose, std::filesystem::current_path());
   const CheckObserver observer{

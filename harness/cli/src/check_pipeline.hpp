@@ -21,7 +21,7 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
                       const CheckObserver& observer = {});
 
 double default_case_timeout_s(Backend backend);  // when --timeout is absent
-std::string utc_now();  // ISO 8601, as reports write their creation time
+std::string utc_now();                           // ISO 8601, as reports write their creation time
 
 PuzzleStatus overall_status(const PuzzleReport& puzzle);  // the worst case's status
 int exit_code_for(PuzzleStatus status);

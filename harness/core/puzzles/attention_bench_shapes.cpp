@@ -10,9 +10,9 @@ std::vector<TestCase> bench_shapes() {
   for (const int64_t d : {64, 128}) {
     for (const bool causal : {false, true}) {
       for (int64_t n = 512; n <= kTokens; n *= 2) {
-        TestCase shape = gpu_only(sized((kTokens / n) * (kHidden / d), n, n, d, causal,
-                                        "batch " + std::to_string(kTokens / n) + " x " +
-                                            std::to_string(kHidden / d) + " heads"));
+        TestCase shape = gpu_only(
+            sized((kTokens / n) * (kHidden / d), n, n, d, causal,
+                  "batch " + std::to_string(kTokens / n) + " x " + std::to_string(kHidden / d) + " heads"));
         shape.name = "d" + std::to_string(d) + "_n" + std::to_string(n) + (causal ? "_causal" : "");
         shape.input_kind = kBenchInputs;
         shape.perf = true;
