@@ -1,4 +1,6 @@
 // The case list of the attention puzzles (issue 5), shared by puzzles 5 and 6.
+#include <algorithm>
+
 #include "puzzles/attention_family.hpp"
 
 namespace puzzle::puzzles::attention {
@@ -51,6 +53,18 @@ std::vector<TestCase> cases() {
   cases.push_back(timed(sized(4, 2048, 2048, 128, false, "TFLOP/s, d = 128")));
   cases.push_back(timed(sized(8, 2048, 2048, 64, true, "TFLOP/s, causal: half the work")));
   return cases;
+}
+
+std::vector<TestCase> forward_cases() {
+  std::vector<TestCase> all = cases();
+  // Puzzle 6 has no running max to get wrong, and its gradients' tolerance was measured without this.
+  const auto first_gpu_only = std::find_if(all.begin(), all.end(), [](const TestCase& t) { return !t.sim; });
+  all.insert(first_gpu_only,  // with the other simulator cases
+             of_kind("negative_logits", "negative_logits",
+                     sized(2, 150, 250, 32, false,
+                           "every score near -200: exp(s) underflows, so the running max must start at "
+                           "-inf, not 0")));
+  return all;
 }
 
 }  // namespace puzzle::puzzles::attention

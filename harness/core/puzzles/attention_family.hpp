@@ -41,6 +41,8 @@ TestCase timed(TestCase test);  // a TFLOP/s case of `check` on a GPU (perf, gpu
 // The case list of issue 5 (tails around the tile sizes, n_q != n_k both ways, causal with empty rows,
 // large logits, a non-default scale, d = 16..128), shared by puzzles 5 and 6.
 std::vector<TestCase> cases();
+// Puzzle 5's: cases() and a case of very negative scores, for a running max that starts at 0.
+std::vector<TestCase> forward_cases();
 
 // `puzzle bench`: FlashAttention's benchmark shapes ("d64_n4096", "d64_n4096_causal", ...): 16k tokens at
 // hidden size 2048, seqlen 512 to 16k, d = 64 and 128, causal and not. Their input kind is kBenchInputs:

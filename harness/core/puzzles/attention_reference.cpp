@@ -12,8 +12,8 @@
 namespace puzzle::puzzles::attention {
 namespace {
 
-void fill_normal(Rng& rng, std::vector<float>& buffer, double sigma) {
-  for (float& x : buffer) x = static_cast<float>(sigma * rng.normal());
+void fill_normal(Rng& rng, std::vector<float>& buffer, double mean, double sigma) {
+  for (float& x : buffer) x = static_cast<float>(mean + sigma * rng.normal());
 }
 
 }  // namespace
@@ -23,15 +23,23 @@ void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& input
   // 40: every row's largest score is above 88 (exp overflows float) or its scores far apart, so only a
   // kernel that subtracts a running max stays finite. Larger still would only add rounding: a score of
   // ~100 in float is already off by ~1e-5 (see kTolerance).
-  double q_sigma = 1;
+  // "negative_logits": q ~ N(-6, 1), k ~ N(6, 1) put every score near -200 at d = 32, spread by ~6 between
+  // keys: exp(s) underflows to 0 for all of a row, so a running max that starts at 0 instead of -inf
+  // loses every row (a sum of 0, o = 0, lse = -inf) while the softmax itself is ordinary.
+  double q_sigma = 1, q_mean = 0, k_mean = 0;
   if (test.input_kind == "large_logits") {
     q_sigma = 40;
+  } else if (test.input_kind == "negative_logits") {
+    q_mean = -6;
+    k_mean = 6;
   } else if (test.input_kind != "random" && test.input_kind != kBenchInputs) {
     throw std::invalid_argument("attention: unknown input kind " + test.input_kind);
   }
   parallel_for(3, [&](int64_t b) {  // the bench shapes draw 100 million values
     Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, static_cast<int>(b));
-    fill_normal(rng, inputs[b], b == 0 ? q_sigma : 1.0);
+    if (b == 0) fill_normal(rng, inputs[b], q_mean, q_sigma);
+    if (b == 1) fill_normal(rng, inputs[b], k_mean, 1.0);
+    if (b == 2) fill_normal(rng, inputs[b], 0.0, 1.0);
   });
 }
 

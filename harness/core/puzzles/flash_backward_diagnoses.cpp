@@ -146,12 +146,12 @@ void dq_accumulation(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   out.push_back(
       {"dq_lost_updates",
        "dk and dv are right but " + std::to_string(dq.mismatches) +
-           " elements of dq are wrong: dq_i sums a contribution from every tile of keys, and some did not "
-           "arrive. Blocks of different key "
-           "tiles add to the same dq rows at the same time: use atomicAdd on a dq zeroed first, never "
-           "dq[i] = ... (the last block wins) nor a plain dq[i] += ... (a race: another block's update "
-           "between your load and your store is lost; the GPU loses them, the simulator may not show "
-           "it). Or compute dq in a separate pass over query tiles"});
+           " elements of dq are wrong, and not by one factor: the bug is in dq alone. Either contributions "
+           "were lost: blocks of different key tiles add to the same dq rows, so use atomicAdd on a dq "
+           "zeroed first, never dq[i] = ... (the last block wins) nor a plain dq[i] += ... (a race: the GPU "
+           "loses updates, the simulator may not show it), or compute dq in a separate pass over query "
+           "tiles. Or dq's own sum is off: dq_i = scale * sum_j ds_ij k_j, with k (not q or v) and the same "
+           "ds as dk"});
 }
 
 }  // namespace

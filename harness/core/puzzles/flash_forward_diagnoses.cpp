@@ -116,22 +116,34 @@ void hard_coded_scale(const Rows& rows, std::vector<Diagnosis>& out) {
                                ": multiply the scores by the `scale` argument"});
 }
 
-// exp overflows float above ~88.7; scores far below zero make every exp(s) 0 and l = 0.
+// exp overflows float above ~88.7; scores far below zero make every exp(s) 0 and l = 0, which is what a
+// running max that starts at 0 instead of -inf gives.
 void missing_running_max(const Rows& rows, std::vector<Diagnosis>& out) {
-  double largest = 0;
+  double highest = 0, lowest = 0;  // the blown-up rows' most extreme max scores, each side of zero
   const auto blown_up = [&](int64_t r) {
     bool finite = std::isfinite(rows.lse(r)) || std::isinf(rows.want_lse(r));
     for (int64_t c = 0; c < rows.shape.d; ++c) finite &= std::isfinite(rows.o(r)[c]);
     if (finite) return false;
     const double m = rows.max_score(r);  // -inf for a row that sees no key: another bug (empty_rows)
-    largest = std::max(largest, std::isfinite(m) ? std::abs(m) : 0.0);
-    return std::isfinite(m) && std::abs(m) > 87;
+    if (!std::isfinite(m) || std::abs(m) <= 87) return false;
+    highest = std::max(highest, m);
+    lowest = std::min(lowest, m);
+    return true;
   };
   if (!every_wrong_row(rows, blown_up)) return;
-  out.push_back({"missing_running_max",
-                 "inf or NaN only in rows whose scores reach |s| = " + format_number(largest, 4) +
-                     ": exp(s) overflows float above 88.7. Keep a running max m of each row's scores and "
-                     "use exp(s - m), rescaling l and O by exp(m_old - m_new) when m grows"});
+  const std::string fix =
+      "Keep a running max m of each row's scores, starting at -inf (not 0), and use exp(s - m), rescaling l "
+      "and O by exp(m_old - m_new) when m grows";
+  if (highest == 0) {
+    out.push_back(
+        {"missing_running_max", "inf or NaN only in rows whose scores are all far below zero (a max of " +
+                                    format_number(lowest, 4) +
+                                    "): exp(s) underflows to 0 for every key, so l = 0. " + fix});
+  } else {
+    out.push_back({"missing_running_max", "inf or NaN only in rows whose scores reach |s| = " +
+                                              format_number(std::max(highest, -lowest), 4) +
+                                              ": exp(s) overflows float above 88.7. " + fix});
+  }
 }
 
 void lse_wrong_base(const Rows& rows, std::vector<Diagnosis>& out) {
@@ -183,15 +195,28 @@ void o_not_rescaled(const Rows& rows, std::vector<Diagnosis>& out) {
 // Keys with score 0 and v = 0 (a zero-filled tile past n_k) added to a row: l grows to l + extra, so
 // lse grows by log(1 + extra / l) and o shrinks by the same factor.
 void key_tail_unmasked(const Rows& rows, std::vector<Diagnosis>& out) {
+  bool whole_keys = true;  // every row's sum grew by a whole number of exp(0) = 1 terms
   const bool explained = every_wrong_row(rows, [&](int64_t r) {
     const double grew = static_cast<double>(rows.lse(r)) - rows.want_lse(r);
     if (!(grew > 0) || !std::isfinite(grew) || rows.lse_ok(r)) return false;
     for (int64_t c = 0; c < rows.shape.d; ++c) {
       if (!rows.ok(static_cast<float>(rows.o(r)[c] * std::exp(grew)), rows.want_o(r)[c])) return false;
     }
+    // sum_j exp(s_j) grew by `extra`: whole keys of score 0 add 1 each, a sum l that missed a rescale adds
+    // a fraction. Where float's lse cannot resolve a unit (large scores), the keys stay the likelier cause.
+    const double extra = std::exp(rows.want_lse(r)) * std::expm1(grew);
+    const double noise = std::exp(static_cast<double>(rows.lse(r))) * (1e-6 + 2e-7 * std::abs(rows.lse(r)));
+    whole_keys &= noise > 0.25 || (extra > 0.5 && std::abs(extra - std::round(extra)) < 0.1 + noise);
     return true;
   });
   if (!explained) return;
+  if (!whole_keys) {
+    out.push_back({"l_not_rescaled",
+                   "lse too large and o too small by the same factor on every wrong row: the sum l is larger "
+                   "than the sum of exp(s - m). When a tile raises the max from m_old to m_new, rescale l "
+                   "by exp(m_old - m_new), as you do O, before adding the tile's exp(s - m_new)"});
+    return;
+  }
   out.push_back({"key_tail_unmasked",
                  "wrong rows look as if extra keys with v = 0 were added to them: lse too large, o too small "
                  "by the same factor. n_k = " +
@@ -203,13 +228,22 @@ void key_tail_unmasked(const Rows& rows, std::vector<Diagnosis>& out) {
 void empty_rows(const Rows& rows, std::vector<Diagnosis>& out) {
   const Shape& s = rows.shape;
   if (!s.causal || s.n_q <= s.n_k) return;
-  if (!every_wrong_row(rows, [&](int64_t r) { return s.visible_keys(r % s.n_q) == 0; })) return;
+  bool any_nan = false;
+  const bool only_empty = every_wrong_row(rows, [&](int64_t r) {
+    for (int64_t c = 0; c < s.d; ++c) any_nan |= std::isnan(rows.o(r)[c]);
+    any_nan |= std::isnan(rows.lse(r));
+    return s.visible_keys(r % s.n_q) == 0;
+  });
+  if (!only_empty) return;
   out.push_back(
       {"empty_rows_wrong",
        "only the rows that see no key are wrong: with causal and n_q > n_k, queries 0.." +
            std::to_string(s.n_q - s.n_k - 1) +
-           " of each head see none (j <= i + n_k - n_q < 0). They must get o = 0 and lse = -INFINITY "
-           "(l = 0 there: o = O / l is 0/0 = NaN, so test l or skip the row)"});
+           " of each head see none (j <= i + n_k - n_q < 0). They must get o = 0 and lse = -INFINITY " +
+           (any_nan ? "(l = 0 there: o = O / l is 0/0 = NaN, so test l or skip the row)"
+                    : "(these rows got finite values: with a finite mask value such as -1e30 or -FLT_MAX, "
+                      "exp(mask - m) is 1 where every key is masked and the row averages v; mask with "
+                      "-INFINITY, or test whether the row sees any key)")});
 }
 
 }  // namespace

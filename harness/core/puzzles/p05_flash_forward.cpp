@@ -21,7 +21,7 @@ PuzzleSpec flash_forward() {
           "bh, int n_q, int n_k, int d, float scale, bool causal)",
       .inputs = {query_buffer("q"), key_buffer("k"), key_buffer("v")},
       .outputs = {query_buffer("o"), row_buffer("lse")},
-      .cases = cases(),
+      .cases = forward_cases(),
       .sweep = bench_shapes(),
       .baseline_title = "cuBLAS standard attention",
       .tolerance = kTolerance,

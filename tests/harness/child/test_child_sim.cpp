@@ -82,7 +82,12 @@ TEST_CASE("a right kernel passes every simulator case, with a clean report") {
   CHECK(run.exit_code == 0);
   CHECK(run.out.empty());
   CHECK(run.err.empty());
-  REQUIRE(run.lines.size() == 2 * job.cases.size());
+  REQUIRE(run.lines.size() == 3 * job.cases.size());  // start, launch (inputs ready), done
+  for (size_t i = 0; i < job.cases.size(); ++i) {
+    CHECK(run.lines[3 * i]["event"] == "start");
+    CHECK(run.lines[3 * i + 1]["event"] == "launch");
+    CHECK(run.lines[3 * i + 2]["event"] == "done");
+  }
   for (int index : job.cases) {
     const CaseResult r = run.judge(p, job, index);
     INFO(r.name, ": ", r.message);
