@@ -28,9 +28,17 @@ fi
 cmake -S "$source_dir" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DBUILD_TESTING=OFF
 cmake --build "$build" -j "$(nproc)" --target puzzle
 
-# Self-test: the reference solutions must get full marks in this image.
+# An empty secret would make every grade stop with an error: refuse it now.
+secret_file="$source_dir/grading/secret_seed"
+if [[ -f "$secret_file" ]] && ! grep -q '[^[:space:]]' "$secret_file"; then
+  echo "setup: $secret_file is empty; put the secret seed in it or leave it out of the autograder" >&2
+  exit 1
+fi
+
+# Self-test: the reference solutions must get full marks in this image, with the secret seed the students'
+# grades will use.
 check="$(mktemp -d)"
-PUZZLE_RESULTS_DIR="$check" PUZZLE_SUBMISSION_DIR="$source_dir/solutions" PUZZLE_SECRET_SEED_FILE=/nonexistent \
+PUZZLE_RESULTS_DIR="$check" PUZZLE_SUBMISSION_DIR="$source_dir/solutions" \
   bash "$source_dir/grading/gradescope/run_autograder"
 python3 - "$check/results.json" <<'PY'
 import json, sys

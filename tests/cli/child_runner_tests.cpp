@@ -113,3 +113,33 @@ TEST_CASE("a program that dies before any case is not restarted") {
     CHECK(runs.cases.at(c).message.find("before running any case") != std::string::npos);
   }
 }
+
+TEST_CASE("a deadline stops the child whatever the case timeout; the rest are not run") {
+  TempDir work("cli-test-");
+  setenv("FAKE_CHILD_PLAN", "1:hang", 1);
+  const auto started = std::chrono::steady_clock::now();
+  const ChildRuns runs = run_child({.child = FAKE_CHILD,
+                                    .work_dir = work.path(),
+                                    .job = {.puzzle = 1, .seed = 7, .cases = {0, 1, 2}},
+                                    .case_timeout = 60s,
+                                    .deadline = started + 500ms});
+  CHECK(std::chrono::steady_clock::now() - started < 4s);
+  CHECK(runs.cases.at(0).outcome == RunOutcome::done);
+  CHECK(runs.cases.at(1).outcome == RunOutcome::timeout);
+  CHECK(runs.cases.at(1).message == kStoppedAtDeadline);
+  CHECK(runs.cases.at(2).outcome == RunOutcome::not_run);
+  CHECK(runs.cases.at(2).message == kNotRunAtDeadline);
+  const auto grandchild = read_text(work.path() / "grandchild.pid");
+  REQUIRE(grandchild);
+  CHECK_FALSE(is_running(std::stoi(*grandchild)));
+}
+
+TEST_CASE("a deadline already past: no process is started and every case is not run") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_child({.child = FAKE_CHILD,
+                                    .work_dir = work.path(),
+                                    .job = {.puzzle = 1, .seed = 7, .cases = {0, 1}},
+                                    .deadline = std::chrono::steady_clock::now()});
+  CHECK(runs.processes == 0);
+  for (int c : {0, 1}) CHECK(runs.cases.at(c).message == kNotRunAtDeadline);
+}

@@ -123,3 +123,26 @@ TEST_CASE("speed points: the geometric mean of kernel / solution, full points fr
   CHECK(part.points == 0);
   CHECK(part.message.find("no timed case") != std::string::npos);
 }
+
+TEST_CASE("speed part in a grade: only on a GPU with points; a puzzle not graded keeps the maximum") {
+  GradedPuzzle p{.report = testing::fixture_report().puzzles.front(), .state = GradeState::graded};
+  p.report.status = PuzzleStatus::failed;
+  CHECK_FALSE(speed_part(p, Backend::sim, 4));
+  CHECK_FALSE(speed_part(p, Backend::gpu, 0));
+  const auto graded = speed_part(p, Backend::gpu, 4);
+  REQUIRE(graded);
+  CHECK(graded->message == "speed counts only when every case passes");
+
+  const double cases_max = p.max_score();  // no speed part yet
+  for (GradeState state : {GradeState::missing, GradeState::out_of_time, GradeState::pending}) {
+    p.state = state;
+    p.reason = "the submission has no file named 01_row_softmax.cu";
+    p.performance = speed_part(p, Backend::gpu, 4);
+    REQUIRE(p.performance);
+    CHECK(p.performance->points == 0);
+    CHECK(p.performance->max_points == 4);
+    CHECK(p.performance->message == "not graded: the submission has no file named 01_row_softmax.cu");
+    CHECK(p.max_score() == cases_max + 4);
+    p.performance.reset();
+  }
+}

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 
@@ -117,6 +119,26 @@ TEST_CASE("grade: the time budget caps a hang, and the puzzles after it are not 
   CHECK(r.puzzles[1].status() == "not_run");
   CHECK(r.puzzles[1].max_score() == counted_points(*r.puzzles[1].report.spec));
   CHECK(r.score() == 0);
+}
+
+TEST_CASE("grade: the time budget stops a puzzle of many slow cases, not only a hang") {
+  GradeFixture f;
+  f.submit("01_row_softmax.cu", "#include <unistd.h>\n" + launcher("  usleep(1000000);"));
+  const auto started = std::chrono::steady_clock::now();
+  const GradeReport r = f.grade({.puzzles = "1", .timeout_s = 30.0, .time_budget_s = 8.0});
+  // Each case takes 1 s, far below the case timeout: only the budget can stop its 15 cases.
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(11));
+  REQUIRE(r.puzzles.size() == 1);
+  const GradedPuzzle& slow = r.puzzles[0];
+  INFO(slow.report.build.log);
+  REQUIRE(slow.status() == "timeout");
+  const auto stopped = std::find_if(slow.report.cases.begin(), slow.report.cases.end(),
+                                    [](const auto& c) { return c.result.status == CaseStatus::timeout; });
+  REQUIRE(stopped != slow.report.cases.end());
+  CHECK(stopped->result.message == "stopped: the grading time budget (8 s) ran out during this case");
+  REQUIRE(stopped + 1 != slow.report.cases.end());
+  CHECK((stopped + 1)->result.message == "not run: the grading time budget (8 s) ran out");
+  CHECK(slow.max_score() == counted_points(*slow.report.spec));
 }
 
 TEST_CASE("grade: a secret seed is used when there is no --seed") {

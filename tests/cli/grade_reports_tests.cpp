@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -22,6 +23,28 @@ size_t occurrences(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+// Whether text is UTF-8 of XML 1.0 characters only, by decoding each code point (independent of the
+// table-driven check in junit_report.cpp).
+bool is_xml_text(const std::string& text) {
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    const size_t n = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+    if (n == 0 || n > 4 || lead >= 0xF8 || i + n > text.size()) return false;
+    uint32_t cp = n == 1 ? lead : lead & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      if ((byte(i + k) & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (byte(i + k) & 0x3F);
+    }
+    const uint32_t min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min_cp[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF || cp == 0xFFFE || cp == 0xFFFF)
+      return false;
+    if (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') return false;
+    i += n;
+  }
+  return true;
 }
 
 }  // namespace
@@ -142,6 +165,33 @@ TEST_CASE("XML text: control characters and broken UTF-8 become U+FFFD, valid UT
   CHECK(xml_escaped("caf\xC3\xA9 \xE2\x80\x94") == "caf\xC3\xA9 \xE2\x80\x94");
   CHECK(xml_escaped("bad \xC3 end") == "bad \xEF\xBF\xBD end");
   CHECK(xml_escaped("\xFF") == "\xEF\xBF\xBD");
+
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(xml_escaped("\xC0\x80") == fffd + fffd);                        // overlong NUL
+  CHECK(xml_escaped("\xE0\x80\x80") == fffd + fffd + fffd);             // overlong NUL, 3 bytes
+  CHECK(xml_escaped("\xED\xA0\x80") == fffd + fffd + fffd);             // surrogate U+D800
+  CHECK(xml_escaped("\xF4\x90\x80\x80") == fffd + fffd + fffd + fffd);  // U+110000
+  CHECK(xml_escaped("\xF5\x80\x80\x80") == fffd + fffd + fffd + fffd);
+  CHECK(xml_escaped("\xEF\xBF\xBEx\xEF\xBF\xBF") == fffd + "x" + fffd);  // U+FFFE, U+FFFF
+  CHECK(xml_escaped("\xED\x9F\xBF \xEE\x80\x80 \xF0\x90\x80\x80 \xF4\x8F\xBF\xBF") ==
+        "\xED\x9F\xBF \xEE\x80\x80 \xF0\x90\x80\x80 \xF4\x8F\xBF\xBF");  // the edges stay
+
+  // Every lead byte from 0x80 on, followed by bytes around the edges of the continuation ranges:
+  // whatever survives must be XML text.
+  const unsigned char edges[] = {0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBE, 0xBF, 0xC0};
+  for (int lead = 0x80; lead <= 0xFF; ++lead) {
+    for (unsigned char b1 : edges) {
+      for (unsigned char b2 : edges) {
+        for (unsigned char b3 : edges) {
+          const std::string in{static_cast<char>(lead), static_cast<char>(b1), static_cast<char>(b2),
+                               static_cast<char>(b3)};
+          const std::string out = xml_escaped(in);
+          if (!is_xml_text(out))
+            FAIL_CHECK("not XML text: bytes " << lead << " " << int(b1) << " " << int(b2) << " " << int(b3));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("reports are written together; a learner's non-UTF-8 output does not stop them") {

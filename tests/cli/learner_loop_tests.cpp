@@ -174,6 +174,12 @@ TEST_CASE("reset: the committed stub comes back, the learner's file is kept in .
   CHECK(reset_command({.puzzle = "1"}, f.config, out) == 0);
   CHECK(out.str().find("is the stub again") != std::string::npos);
   CHECK(out.str().find(".puzzle/backups/" + spec.file) != std::string::npos);
+
+  // The learner's work committed since: the stub still comes from the commit that added the file.
+  write_atomically(file, "// my committed work\n");
+  git({"commit", "-q", "-am", "my work"});
+  CHECK(reset_puzzle_file(f.dir.path(), spec, "20250101-000002").changed);
+  CHECK(read_text(file) == "// the stub\n");
 }
 
 TEST_CASE("reset outside a git checkout says where the stub would come from") {

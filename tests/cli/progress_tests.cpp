@@ -54,6 +54,20 @@ TEST_CASE("a corrupt progress file starts over instead of failing") {
   CHECK(ProgressStore(file).get(1).hint_level == 2);
 }
 
+TEST_CASE("a hand-edited progress entry of the wrong types reads as empty instead of failing") {
+  TempDir dir("cli-test-");
+  const auto file = progress_file(dir.path());
+  std::filesystem::create_directories(file.parent_path());
+  std::ofstream(file) << R"({"puzzles": {"1": {"hint_level": "two", "status": 3, "date": null}}})";
+  ProgressStore store(file);
+  const PuzzleProgress mine = store.get(1);
+  CHECK(mine.hint_level == 0);
+  CHECK(mine.status.empty());
+  CHECK(mine.date.empty());
+  store.record_hint(1, 1);
+  CHECK(store.get(1).hint_level == 1);
+}
+
 TEST_CASE("hint: each call shows the next level, --level shows the one asked for") {
   TempDir dir("cli-test-");
   BuildConfig config = build_config();

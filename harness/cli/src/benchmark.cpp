@@ -18,13 +18,15 @@ constexpr uint64_t kSolutionSeed = 1;  // timings do not depend on the values dr
 
 // Median time per case index, for the cases the child timed (a crash or timeout leaves a case out).
 std::map<int, double> bench(const std::filesystem::path& child, int puzzle_id, const std::vector<int>& cases,
-                            std::chrono::milliseconds case_timeout) {
+                            std::chrono::milliseconds case_timeout,
+                            std::optional<std::chrono::steady_clock::time_point> deadline) {
   TempDir work("puzzle-bench-");
   const ChildRuns runs = run_child(
       {.child = child,
        .work_dir = work.path(),
        .job = {.puzzle = puzzle_id, .seed = kSolutionSeed, .mode = "bench", .cases = cases, .backend = "gpu"},
-       .case_timeout = case_timeout});
+       .case_timeout = case_timeout,
+       .deadline = deadline});
   std::map<int, double> times;
   for (const auto& [index, run] : runs.cases) {
     if (run.outcome == RunOutcome::done && run.record.time_ms > 0) times[index] = run.record.time_ms;
@@ -36,7 +38,8 @@ std::map<int, double> bench(const std::filesystem::path& child, int puzzle_id, c
 
 std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec& puzzle,
                                      const std::vector<int>& cases, const DeviceInfo& device,
-                                     std::chrono::milliseconds case_timeout) {
+                                     std::chrono::milliseconds case_timeout,
+                                     std::optional<std::chrono::steady_clock::time_point> deadline) {
   const auto solution_text = read_text(config.source_dir / "solutions" / puzzle.file);
   if (!solution_text || cases.empty()) return {};
   const auto cache_file = config.build_dir / "cache" / "perf.json";
@@ -59,7 +62,7 @@ std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec
   const PuzzleSource source = load_source(puzzle, SourceKind::solution, config.source_dir);
   const ChildBuild build = build_child(config, puzzle, source, Backend::gpu);
   if (!build.info.ok) return times;
-  for (const auto& [index, ms] : bench(build.child, puzzle.id, missing, case_timeout)) {
+  for (const auto& [index, ms] : bench(build.child, puzzle.id, missing, case_timeout, deadline)) {
     times[index] = ms;
     known[puzzle.cases.at(index).name] = ms;
   }

@@ -2,6 +2,7 @@
 #pragma once
 #include <chrono>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "build_config.hpp"
@@ -10,9 +11,11 @@
 namespace puzzle::cli {
 
 // The reference solution's median time (ms) per case index on this device: built and timed once per
-// device and solution text, then read from build/cache/perf.json. Cases it cannot time are left out.
+// device and solution text, then read from build/cache/perf.json. Cases it cannot time (by the deadline,
+// too) are left out.
 std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec& puzzle,
                                      const std::vector<int>& cases, const DeviceInfo& device,
-                                     std::chrono::milliseconds case_timeout);
+                                     std::chrono::milliseconds case_timeout,
+                                     std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 }  // namespace puzzle::cli

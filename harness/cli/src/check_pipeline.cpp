@@ -70,9 +70,9 @@ void add_performance(const BuildConfig& config, const CheckOptions& options, con
     }
   }
   const bool gpu = *report.backend == Backend::gpu;
-  const auto reference =
-      gpu ? solution_times(config, spec, timed_cases, report.device, case_timeout(options, Backend::gpu))
-          : std::map<int, double>{};
+  const auto reference = gpu ? solution_times(config, spec, timed_cases, report.device,
+                                              case_timeout(options, Backend::gpu), options.deadline)
+                             : std::map<int, double>{};
   for (CaseReport& c : puzzle.cases) {
     if (!timed(c)) continue;
     auto& notes = c.result.notes;
@@ -119,7 +119,8 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                                             .mode = backend == Backend::gpu ? "bench" : "check",
                                             .cases = to_run,
                                             .backend = to_string(backend)},
-                                    .case_timeout = timeout});
+                                    .case_timeout = timeout,
+                                    .deadline = options.deadline});
   puzzle.program_stdout = runs.program_stdout;
   puzzle.program_stderr = runs.program_stderr;
   for (size_t i = 0; i < spec.cases.size(); ++i) {

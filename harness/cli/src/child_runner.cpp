@@ -20,6 +20,7 @@ constexpr auto kTermGrace = std::chrono::seconds(1);  // time to print "[sim] ti
 // One child process over the cases still pending.
 struct Process {
   std::optional<ExitStatus> status;  // empty after a timeout
+  bool past_deadline = false;        // stopped because request.deadline passed
   int in_flight = -1;                // started, not done, when it ended
   bool progressed = false;           // started or finished at least one case
   std::string stderr_text;
@@ -68,6 +69,11 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         child.stop(kTermGrace);
         break;
       }
+      if (request.deadline && Clock::now() >= *request.deadline) {
+        p.past_deadline = true;
+        child.stop(kTermGrace);
+        break;
+      }
       std::this_thread::sleep_for(kWatchInterval);
     }
   }
@@ -90,10 +96,24 @@ ChildRuns run_child(const ChildRunRequest& request) {
   ChildRuns runs;
   std::vector<int> pending = request.job.cases;
   while (!pending.empty()) {
+    if (request.deadline && Clock::now() >= *request.deadline) {  // e.g. a slow build used up the time
+      for (int c : pending)
+        runs.cases[c] = {.outcome = RunOutcome::not_run, .message = std::string(kNotRunAtDeadline)};
+      break;
+    }
     const Process p = run_process(request, pending, runs.processes++, runs);
     std::erase_if(pending, [&](int c) { return runs.cases.contains(c); });
     if (pending.empty()) break;
 
+    if (p.past_deadline) {
+      for (int c : pending) {
+        runs.cases[c] =
+            c == p.in_flight
+                ? CaseRun{.outcome = RunOutcome::timeout, .message = std::string(kStoppedAtDeadline)}
+                : CaseRun{.outcome = RunOutcome::not_run, .message = std::string(kNotRunAtDeadline)};
+      }
+      break;
+    }
     if (!p.status) {  // timed out: the case running then (or the next one) hangs; the rest are not run
       const int hung = p.in_flight >= 0 ? p.in_flight : pending.front();
       CaseRun& run = runs.cases[hung];

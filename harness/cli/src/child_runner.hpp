@@ -4,7 +4,9 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol.hpp"
@@ -31,7 +33,13 @@ struct ChildRunRequest {
   protocol::Job job;               // job.cases: every case to run, in order
   std::chrono::milliseconds case_timeout{10000};
   std::vector<std::string> launcher;  // the child runs through this program (compute-sanitizer ...)
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // for all the cases: stop the child then
 };
+
+// The messages of the case a deadline stopped (outcome timeout) and of those it left (not_run), so that a
+// caller can tell them from a case that hangs and say what the deadline was.
+inline constexpr std::string_view kStoppedAtDeadline = "stopped: the deadline passed during this case";
+inline constexpr std::string_view kNotRunAtDeadline = "not run: the deadline passed";
 
 struct ChildRuns {
   std::map<int, CaseRun> cases;                // by case index, one per job case

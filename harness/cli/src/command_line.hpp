@@ -1,6 +1,7 @@
 // The command line: `puzzle check|bench|grade|watch|list|next|hint|reset|doctor ...`, parsed into plain
 // option structs.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -22,6 +23,7 @@ struct CheckOptions {
   std::vector<std::string> cases;   // only these (by name); all when empty
   bool verbose = false;
   bool sanitize = false;  // also run the cases under compute-sanitizer (a GPU only)
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // grade's time budget: stop running then
 };
 
 struct BenchOptions {

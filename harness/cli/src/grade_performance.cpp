@@ -45,4 +45,11 @@ PerformancePart performance_part(const PuzzleReport& puzzle, double max_points) 
   return part;
 }
 
+std::optional<PerformancePart> speed_part(const GradedPuzzle& puzzle, Backend backend, double max_points) {
+  if (max_points <= 0 || backend != Backend::gpu) return std::nullopt;
+  if (puzzle.state != GradeState::graded)
+    return PerformancePart{.max_points = max_points, .message = "not graded: " + puzzle.reason};
+  return performance_part(puzzle.report, max_points);
+}
+
 }  // namespace puzzle::cli

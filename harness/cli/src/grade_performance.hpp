@@ -9,4 +9,8 @@ namespace puzzle::cli {
 // kernel / solution over the timed cases). Nothing for a puzzle whose cases do not all pass.
 PerformancePart performance_part(const PuzzleReport& puzzle, double max_points);
 
+// A puzzle's speed part in a grade: none unless speed is graded (`max_points` > 0 on a GPU); 0 of
+// `max_points` for a puzzle not graded (missing, not run), so that every submission has the same maximum.
+std::optional<PerformancePart> speed_part(const GradedPuzzle& puzzle, Backend backend, double max_points);
+
 }  // namespace puzzle::cli

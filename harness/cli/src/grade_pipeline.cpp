@@ -1,10 +1,10 @@
 #include "grade_pipeline.hpp"
 
-#include <algorithm>
 #include <chrono>
 
 #include "case_judging.hpp"
 #include "check_pipeline.hpp"
+#include "child_runner.hpp"
 #include "device_probe.hpp"
 #include "errors.hpp"
 #include "grade_performance.hpp"
@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr double kMinimumPuzzleSeconds = 2;  // less budget than this left: the puzzle is not started
+constexpr auto kMinimumPuzzle = std::chrono::seconds(2);  // less budget than this left: not started
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -48,24 +48,25 @@ void mark_not_graded(GradedPuzzle& p, GradeState state, const std::string& reaso
   fill_unrun_cases(p.report, backend, "not run: " + reason);
 }
 
-// The cases a budget-shortened timeout stopped were not proven to hang: say what really stopped them.
-void blame_budget(PuzzleReport& puzzle, double budget_s) {
+// The cases the budget's deadline stopped or left were not proven to hang: say what really stopped them.
+// Returns whether the deadline came before any case started.
+bool blame_budget(PuzzleReport& puzzle, double budget_s) {
   const std::string why = "the grading time budget (" + format_seconds(budget_s) + ") ran out";
+  bool any_left = false, any_started = false;
   for (CaseReport& c : puzzle.cases) {
     CaseResult& r = c.result;
-    if (r.status == CaseStatus::timeout) {
+    if (r.status == CaseStatus::timeout && r.message == kStoppedAtDeadline) {
       r.message = "stopped: " + why + " during this case";
       r.diagnoses = {
           {"time_budget", "grading stopped here because " + why + "; this case did not fail by itself"}};
-    } else if (r.status == CaseStatus::skipped && !c.needs_gpu) {
+    } else if (r.status == CaseStatus::skipped && r.message == kNotRunAtDeadline) {
       r.message = "not run: " + why;
+      any_left = true;
+      continue;
     }
+    any_started = any_started || !c.needs_gpu;
   }
-}
-
-bool any_timeout(const PuzzleReport& puzzle) {
-  return std::any_of(puzzle.cases.begin(), puzzle.cases.end(),
-                     [](const CaseReport& c) { return c.result.status == CaseStatus::timeout; });
+  return any_left && !any_started;
 }
 
 class Grader {
@@ -82,30 +83,39 @@ class Grader {
   bool grade(size_t index) {
     GradedPuzzle& p = report_.puzzles[index];
     const Backend backend = *report_.run.backend;
-    const double remaining = options_.time_budget_s.value_or(0) - seconds_since(start_);
-    if (options_.time_budget_s && remaining < kMinimumPuzzleSeconds) {
+    if (options_.time_budget_s && *deadline_ - Clock::now() < kMinimumPuzzle) {
       mark_not_graded(
           p, GradeState::out_of_time,
           "the time budget of " + format_seconds(*options_.time_budget_s) + " ran out before this puzzle",
           backend);
+      p.performance = speed_part(p, backend, options_.perf_points);
       return true;  // the puzzles after it are marked the same way, each in its turn
     }
     if (observer_.puzzle_started) observer_.puzzle_started(report_, index);
     const auto puzzle_start = Clock::now();
-    const bool go_on = run(p, backend, remaining);
+    const bool go_on = run(p, backend);
+    p.performance = speed_part(p, backend, options_.perf_points);
     p.seconds = seconds_since(puzzle_start);
     return go_on;
   }
 
-  void start() { start_ = Clock::now(); }
+  void start() {
+    start_ = Clock::now();
+    if (options_.time_budget_s) {
+      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(*options_.time_budget_s));
+    }
+  }
   double elapsed() const { return seconds_since(start_); }
 
  private:
-  bool run(GradedPuzzle& p, Backend backend, double remaining) {
+  bool run(GradedPuzzle& p, Backend backend) {
     const PuzzleSpec& spec = *p.report.spec;
     CheckOptions check{.puzzle = std::to_string(spec.id),
                        .backend = backend == Backend::gpu ? BackendRequest::gpu : BackendRequest::sim,
-                       .seed = report_.run.seed};
+                       .seed = report_.run.seed,
+                       .timeout_s = options_.timeout_s,
+                       .deadline = deadline_};
     if (report_.submission) {
       const auto file = find_submitted_file(*report_.submission, spec.file);
       if (!file) {
@@ -115,10 +125,6 @@ class Grader {
       check.file = *file;
       p.report.file = *file;
     }
-    const double normal_timeout = options_.timeout_s.value_or(default_case_timeout_s(backend));
-    const bool budget_limited = options_.time_budget_s && remaining < normal_timeout;
-    check.timeout_s = budget_limited ? remaining : normal_timeout;
-
     CheckReport result = run_check(check, command_text_, config_);
     if (result.exit_code == kExitEnvironment && !result.error.empty()) {
       report_.run.error = result.error;
@@ -136,9 +142,11 @@ class Grader {
     if (p.report.status == PuzzleStatus::compile_error) {
       fill_unrun_cases(p.report, backend, "not run: the file did not build");
     }
-    if (budget_limited && any_timeout(p.report)) blame_budget(p.report, *options_.time_budget_s);
-    if (options_.perf_points > 0 && backend == Backend::gpu) {
-      p.performance = performance_part(p.report, options_.perf_points);
+    if (options_.time_budget_s && blame_budget(p.report, *options_.time_budget_s)) {
+      mark_not_graded(p, GradeState::out_of_time,
+                      "the time budget of " + format_seconds(*options_.time_budget_s) +
+                          " ran out while this puzzle was being built",
+                      backend);
     }
     return true;
   }
@@ -149,6 +157,7 @@ class Grader {
   GradeReport& report_;
   const GradeObserver& observer_;
   Clock::time_point start_ = Clock::now();
+  std::optional<Clock::time_point> deadline_;  // start_ + the time budget
 };
 
 void prepare(GradeReport& report, const GradeOptions& options, const BuildConfig& config,
@@ -168,6 +177,7 @@ void prepare(GradeReport& report, const GradeOptions& options, const BuildConfig
     p.report.source = options.submission ? SourceKind::file : SourceKind::learner;
     p.report.file = (options.submission ? *report.submission : config.source_dir / "puzzles") / spec->file;
     mark_not_graded(p, GradeState::pending, "grading did not get to this puzzle", choice.backend);
+    p.performance = speed_part(p, choice.backend, options.perf_points);
     report.puzzles.push_back(std::move(p));
   }
   if (options.perf_points > 0 && choice.backend != Backend::gpu) {

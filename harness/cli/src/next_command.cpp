@@ -22,7 +22,10 @@ int next_command(const BuildConfig& config, Style style, std::ostream& out) {
       << " to check on every save)\n";
   if (standing(mine) == "failed") {
     out << "  your last check " << mine.date.substr(0, 10) << ": " << mine.status;
-    out << (mine.hint_level < 3 ? "; `puzzle hint " + std::to_string(next->id) + "` helps" : "") << "\n";
+    out << (mine.hint_level < static_cast<int>(next->hints.size())
+                ? "; `puzzle hint " + std::to_string(next->id) + "` helps"
+                : "")
+        << "\n";
   }
   out << progress_bar(passed_puzzles(progress), total, kProgressBarWidth) << "\n";
   return kExitPassed;

@@ -14,6 +14,17 @@ std::optional<double> number_at(const json& entry, const char* key) {
   return entry[key].get<double>();
 }
 
+// The file may be edited by hand: a value of the wrong type reads as absent instead of throwing.
+int hint_level_at(const json& entry) {
+  const auto it = entry.find("hint_level");
+  return it != entry.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+std::string text_at(const json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 void keep_best(json& entry, const char* key, std::optional<double> figure) {
   if (!figure) return;
   entry[key] = std::max(*figure, number_at(entry, key).value_or(*figure));
@@ -35,11 +46,11 @@ PuzzleProgress ProgressStore::get(int puzzle_id) const {
   const json& puzzles = data_["puzzles"];
   const auto it = puzzles.find(std::to_string(puzzle_id));
   if (it == puzzles.end() || !it->is_object()) return {};
-  return {.status = it->value("status", ""),
-          .date = it->value("date", ""),
+  return {.status = text_at(*it, "status"),
+          .date = text_at(*it, "date"),
           .best_gbps = number_at(*it, "best_gbps"),
           .best_tflops = number_at(*it, "best_tflops"),
-          .hint_level = it->value("hint_level", 0)};
+          .hint_level = hint_level_at(*it)};
 }
 
 json& ProgressStore::entry(int puzzle_id) {
@@ -61,7 +72,7 @@ void ProgressStore::record_check(const PuzzleReport& puzzle, const std::string& 
 
 void ProgressStore::record_hint(int puzzle_id, int level) {
   json& entry = this->entry(puzzle_id);
-  entry["hint_level"] = std::max(level, entry.value("hint_level", 0));
+  entry["hint_level"] = std::max(level, hint_level_at(entry));
 }
 
 void ProgressStore::save() const {

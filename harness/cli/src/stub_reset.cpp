@@ -1,5 +1,8 @@
 #include "stub_reset.hpp"
 
+#include <sstream>
+#include <vector>
+
 #include "errors.hpp"
 #include "file_io.hpp"
 #include "subprocess.hpp"
@@ -8,16 +11,37 @@ namespace puzzle::cli {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> committed_stub(const fs::path& source_dir, const PuzzleSpec& puzzle) {
+namespace {
+
+// git's stdout when it succeeds. Its stderr is dropped: it must never end up in a puzzle file.
+std::optional<std::string> git_output(const fs::path& source_dir, std::vector<std::string> args) {
+  args.insert(args.begin(), {"git", "-C", source_dir.string()});
   try {
-    // stderr comes back mixed with stdout: a failure is told by the exit status alone.
-    const CapturedRun run =
-        run_captured({"git", "-C", source_dir.string(), "show", "HEAD:puzzles/" + puzzle.file});
+    const CapturedRun run = run_captured(args, std::nullopt, StderrMode::discarded);
     if (!run.status.ok()) return std::nullopt;
     return run.output;
   } catch (const std::exception&) {
     return std::nullopt;  // no git
   }
+}
+
+}  // namespace
+
+std::optional<std::string> committed_stub(const fs::path& source_dir, const PuzzleSpec& puzzle) {
+  const std::string path = "puzzles/" + puzzle.file;
+  // HEAD may hold the learner's own work, committed. The branch the checkout was cloned from (its
+  // upstream) has the course's newest stub; without one, the commit that added the file has the first.
+  if (auto stub = git_output(source_dir, {"show", "@{upstream}:" + path})) return stub;
+  std::istringstream adding(
+      git_output(source_dir, {"log", "--diff-filter=A", "--format=%H", "HEAD", "--", path}).value_or(""));
+  std::string first_commit;  // the log lists the newest first (rev-list has no --diff-filter)
+  for (std::string line; std::getline(adding, line);) {
+    if (!line.empty()) first_commit = line;
+  }
+  if (!first_commit.empty()) {
+    if (auto stub = git_output(source_dir, {"show", first_commit + ":" + path})) return stub;
+  }
+  return git_output(source_dir, {"show", "HEAD:" + path});
 }
 
 ResetResult reset_puzzle_file(const fs::path& source_dir, const PuzzleSpec& puzzle, const std::string& now) {

@@ -1,4 +1,4 @@
-// `puzzle reset N`: the puzzle file as the repository has it (git), put back over the learner's version,
+// `puzzle reset N`: the puzzle file as the repository added it (git), put back over the learner's version,
 // which is kept in .puzzle/backups/ first.
 #pragma once
 #include <filesystem>
@@ -9,7 +9,8 @@
 
 namespace puzzle::cli {
 
-// puzzles/<file> as committed at HEAD of the git checkout in `source_dir`; nullopt without git or commit.
+// puzzles/<file> from the git checkout in `source_dir`: as its upstream branch has it (the course's newest
+// stub), else as the commit that added it, else as HEAD; nullopt without git or commit.
 std::optional<std::string> committed_stub(const std::filesystem::path& source_dir, const PuzzleSpec& puzzle);
 
 struct ResetResult {

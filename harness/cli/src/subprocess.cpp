@@ -160,14 +160,18 @@ ExitStatus GroupProcess::stop(std::chrono::milliseconds grace) {
 }
 
 CapturedRun run_captured(const std::vector<std::string>& argv,
-                         std::optional<std::chrono::milliseconds> timeout) {
+                         std::optional<std::chrono::milliseconds> timeout, StderrMode stderr_mode) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   pid_t pid = -1;
   try {
     SpawnSetup setup;
     setup.redirect_to_fd(STDOUT_FILENO, fds[1]);
-    setup.redirect_to_fd(STDERR_FILENO, fds[1]);
+    if (stderr_mode == StderrMode::merged) {
+      setup.redirect_to_fd(STDERR_FILENO, fds[1]);
+    } else {
+      setup.redirect_to_file(STDERR_FILENO, "/dev/null");
+    }
     setup.close_in_child(fds[0]);
     pid = setup.spawn(argv);
   } catch (...) {

@@ -42,14 +42,17 @@ class GroupProcess {
 
 struct CapturedRun {
   ExitStatus status;
-  std::string output;  // stdout and stderr, interleaved as written
+  std::string output;  // stdout and stderr, interleaved as written (stdout only with StderrMode::discarded)
   bool timed_out = false;
 };
+
+enum class StderrMode { merged, discarded };  // discarded: for output that must be the program's data only
 
 // Runs a program to completion and returns what it printed. Throws std::runtime_error if it cannot
 // be started at all.
 CapturedRun run_captured(const std::vector<std::string>& argv,
-                         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+                         std::optional<std::chrono::milliseconds> timeout = std::nullopt,
+                         StderrMode stderr_mode = StderrMode::merged);
 
 // On SIGINT, SIGTERM or SIGHUP, kill the running child's group before dying, so nothing is left behind.
 void kill_children_on_interrupt();
