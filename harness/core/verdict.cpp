@@ -32,10 +32,6 @@ std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::Cas
     if (f.severity != "error") notes.push_back(f.severity + " " + f.kind + ": " + describe(f));
   }
   if (std::string traffic = traffic_note(record.sim, puzzle); !traffic.empty()) notes.push_back(traffic);
-  if (record.scratch_bytes != protocol::kUnknownBytes && record.scratch_bytes > 0) {
-    notes.push_back("the launcher allocated " + std::to_string(record.scratch_bytes) +
-                    " bytes of device memory (peak)");
-  }
   return notes;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "compare.hpp"
+#include "perf_figures.hpp"
 #include "text_format.hpp"
 
 namespace puzzle::cli {
@@ -221,6 +222,23 @@ void ConsoleReport::summary(const PuzzleReport& p) {
        << "\n";
 }
 
+// The most device memory the launcher allocated in any case, once: per case it would repeat on every line.
+void ConsoleReport::scratch_line(const PuzzleReport& p) {
+  const CaseReport* largest = nullptr;
+  for (const auto& c : p.cases) {
+    const uint64_t bytes = c.result.record.scratch_bytes;
+    if (bytes == protocol::kUnknownBytes || bytes == 0) continue;
+    if (!largest || bytes > largest->result.record.scratch_bytes) largest = &c;
+  }
+  if (!largest) return;
+  out_ << "  "
+       << style_("device memory the launcher allocated: at most " +
+                     format_bytes(static_cast<double>(largest->result.record.scratch_bytes)) + " (case " +
+                     largest->result.name + ")",
+                 Tone::dim)
+       << "\n";
+}
+
 void ConsoleReport::results(const CheckReport& report) {
   for (const PuzzleReport& p : report.puzzles) {
     if (!p.build.ok) {
@@ -236,6 +254,7 @@ void ConsoleReport::results(const CheckReport& report) {
     const auto shared = notes_of_every_passed_case(p);
     for (const auto& c : p.cases) case_line(c, name_width, shape_width, shared);
     for (const auto& note : shared) out_ << "  " << style_("every passed case: " + note, Tone::dim) << "\n";
+    scratch_line(p);
     if (report.backend == Backend::sim &&
         std::any_of(p.spec->cases.begin(), p.spec->cases.end(), [](const TestCase& t) { return t.perf; })) {
       out_ << "  "

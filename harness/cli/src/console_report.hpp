@@ -25,6 +25,7 @@ class ConsoleReport {
   void case_line(const CaseReport& c, size_t name_width, size_t shape_width,
                  const std::set<std::string>& shared_notes);
   void case_details(const CaseReport& c);
+  void scratch_line(const PuzzleReport& p);
   void program_output(const std::string& name, const std::string& text);
   void summary(const PuzzleReport& puzzle);
   std::string shown(const std::filesystem::path& file) const;  // relative to base_dir_ when inside it

@@ -93,6 +93,8 @@ json case_json(const CaseReport& c) {
           {"diagnoses", diagnoses},
           {"notes", r.notes},
           {"launch_error", text_or_null(record.launch_error)},
+          {"scratch_bytes",
+           record.scratch_bytes != protocol::kUnknownBytes ? json(record.scratch_bytes) : json(nullptr)},
           {"sim", sim_json(record.sim)},
           {"time_ms", record.time_ms > 0 ? json(record.time_ms) : json(nullptr)},
           {"gbps", json_number(r.gbps)},
