@@ -52,6 +52,20 @@ TEST_CASE("every case done: one process, every record collected") {
   CHECK(runs.program_stdout == "running case 0\nrunning case 1\nrunning case 2\n");
 }
 
+TEST_CASE("case_done hears of each case as it finishes, in order (bench prints each shape then)") {
+  TempDir work("cli-test-");
+  setenv("FAKE_CHILD_PLAN", "", 1);
+  std::vector<int> heard;
+  run_child({.child = FAKE_CHILD,
+             .work_dir = work.path(),
+             .job = {.puzzle = 1, .seed = 7, .cases = {2, 0, 1}},
+             .case_done = [&](int index, const puzzle::protocol::CaseRecord& record) {
+               CHECK(record.case_index == index);
+               heard.push_back(index);
+             }});
+  CHECK(heard == std::vector<int>{2, 0, 1});
+}
+
 TEST_CASE("a case that hangs times out, its process group is killed and the rest are not run") {
   TempDir work("cli-test-");
   const auto started = std::chrono::steady_clock::now();

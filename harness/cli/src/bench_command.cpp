@@ -23,6 +23,8 @@ int bench_command(const Command& command, const BuildConfig& config, Style style
   const BenchObserver observer{
       .started = [&](const BenchReport& r) { print_bench_header(out, style, r); },
       .kernel_started = [&](const BenchKernel& k) { print_bench_kernel(out, style, k, options.verbose); },
+      .shape_timed = [&](const BenchReport& r, const TestCase& shape,
+                         const BenchTiming& t) { print_bench_shape(out, style, r, shape, t); },
   };
   BenchReport report = run_bench(options, command.text, config, observer);
   const auto fail_to_write = [&](const std::string& what, const std::exception& e) {

@@ -130,6 +130,20 @@ void print_bench_kernel(std::ostream& out, Style style, const BenchKernel& kerne
   out.flush();
 }
 
+void print_bench_shape(std::ostream& out, Style style, const BenchReport& report, const TestCase& shape,
+                       const BenchTiming& timing) {
+  out << "  " << padded(shape.name, kShapeWidth);
+  if (timing.time_ms) {
+    out << style(fixed(*timing.time_ms, *timing.time_ms < 1 ? 3 : 2) + " ms  " + fixed(*timing.rate, 1) +
+                     " " + report.metric,
+                 Tone::dim);
+  } else {
+    out << style(timing.problem, Tone::warn);
+  }
+  out << "\n";
+  out.flush();
+}
+
 void print_bench_results(std::ostream& out, Style style, const BenchReport& report) {
   out << "\n";
   if (*report.backend == Backend::sim) {

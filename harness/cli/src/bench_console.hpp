@@ -10,6 +10,9 @@ namespace puzzle::cli {
 
 void print_bench_header(std::ostream& out, Style style, const BenchReport& report);
 void print_bench_kernel(std::ostream& out, Style style, const BenchKernel& kernel, bool verbose);
+// One shape of the kernel being timed, as soon as it is done (the whole table comes at the end).
+void print_bench_shape(std::ostream& out, Style style, const BenchReport& report, const TestCase& shape,
+                       const BenchTiming& timing);
 void print_bench_results(std::ostream& out, Style style, const BenchReport& report);
 
 }  // namespace puzzle::cli

@@ -14,6 +14,7 @@ namespace puzzle::cli {
 struct BenchObserver {
   std::function<void(const BenchReport&)> started;         // backend, device and shapes are known
   std::function<void(const BenchKernel&)> kernel_started;  // built (or not), about to run
+  std::function<void(const BenchReport&, const TestCase&, const BenchTiming&)> shape_timed;  // each shape
 };
 
 // Never throws: usage and environment errors end up in report.error and report.exit_code.

@@ -54,6 +54,7 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
           p.in_flight = index;
         } else if (event == "done") {
           runs.cases[index] = {.outcome = RunOutcome::done, .record = line.get<protocol::CaseRecord>()};
+          if (request.case_done) request.case_done(index, runs.cases[index].record);
           p.in_flight = -1;
         } else {
           continue;

@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,6 +35,7 @@ struct ChildRunRequest {
   std::chrono::milliseconds case_timeout{10000};
   std::vector<std::string> launcher;  // the child runs through this program (compute-sanitizer ...)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // for all the cases: stop the child then
+  std::function<void(int case_index, const protocol::CaseRecord&)> case_done;  // as each case finishes
 };
 
 // The messages of the case a deadline stopped (outcome timeout) and of those it left (not_run), so that a
