@@ -1,17 +1,11 @@
 #include <doctest/doctest.h>
 
 #include "command_line.hpp"
+#include "parse_fixture.hpp"
 
 using namespace puzzle::cli;
 
-namespace {
-
-ParsedCommandLine parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "puzzle");
-  return parse_command_line(args);
-}
-
-}  // namespace
+using puzzle::cli::testing::parse;
 
 TEST_CASE("check with no options: automatic backend, random seed, the learner's file") {
   const auto parsed = parse({"check", "1"});

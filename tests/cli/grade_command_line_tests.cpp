@@ -1,18 +1,12 @@
 #include <doctest/doctest.h>
 
 #include "command_line.hpp"
+#include "parse_fixture.hpp"
 #include "temp_dir.hpp"
 
 using namespace puzzle::cli;
 
-namespace {
-
-ParsedCommandLine parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "puzzle");
-  return parse_command_line(args);
-}
-
-}  // namespace
+using puzzle::cli::testing::parse;
 
 TEST_CASE("grade with no options: every puzzle of puzzles/, no reports, no limits") {
   const auto parsed = parse({"grade"});

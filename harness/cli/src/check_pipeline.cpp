@@ -1,7 +1,6 @@
 #include "check_pipeline.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <random>
 
 #include "benchmark.hpp"
@@ -149,12 +148,7 @@ double default_case_timeout_s(Backend backend) {
 }
 
 std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
+  return time_now("%Y-%m-%dT%H:%M:%SZ", TimeZone::utc);
 }
 
 PuzzleStatus overall_status(const PuzzleReport& puzzle) {

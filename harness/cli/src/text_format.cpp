@@ -1,6 +1,7 @@
 #include "text_format.hpp"
 
 #include <cstdio>
+#include <ctime>
 
 namespace puzzle::cli {
 
@@ -25,6 +26,15 @@ std::string significant(double value, int digits) {
 
 std::string padded(std::string text, size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string time_now(const char* strftime_format, TimeZone zone) {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  zone == TimeZone::utc ? gmtime_r(&now, &parts) : localtime_r(&now, &parts);
+  char text[64];
+  std::strftime(text, sizeof text, strftime_format, &parts);
   return text;
 }
 
