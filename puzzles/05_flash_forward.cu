@@ -24,7 +24,7 @@
 // o = 0 and lse = -INFINITY there.
 //
 // Sizes your code must handle: bh >= 1; d in {16, 32, 64, 128}; n_q, n_k >= 1, any size (not multiples of
-// your tiles); scale is an argument (not always 1/sqrt(d)); scores may reach the hundreds.
+// your tiles); scale is an argument (not always 1/sqrt(d)); scores may reach the hundreds, of either sign.
 //
 // Budgets. Lines: roughly 150 for kernels + launcher. Memory traffic:
 //     read q once, k and v once per block of query rows, write o and lse once
