@@ -66,6 +66,8 @@ bool blame_budget(PuzzleReport& puzzle, double budget_s) {
     }
     any_started = any_started || !c.needs_gpu;
   }
+  // A puzzle cut short between two cases has no failed case, yet it did not pass: not all of it ran.
+  if (any_left && puzzle.status == PuzzleStatus::passed) puzzle.status = PuzzleStatus::timeout;
   return any_left && !any_started;
 }
 
