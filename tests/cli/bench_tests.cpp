@@ -4,17 +4,14 @@
 #include "bench_pipeline.hpp"
 #include "build_config.hpp"
 #include "command_line.hpp"
+#include "parse_fixture.hpp"
 #include "registry.hpp"
 #include "temp_dir.hpp"
 
 using namespace puzzle::cli;
+using puzzle::cli::testing::parse;
 
 namespace {
-
-ParsedCommandLine parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "puzzle");
-  return parse_command_line(args);
-}
 
 size_t count(const std::string& text, const std::string& part) {
   size_t n = 0;
@@ -83,6 +80,16 @@ TEST_CASE("the chart has a bar per timing, a mark per missing one and the copy b
   CHECK(svg.find("Test GPU &lt;&amp;&gt;") != std::string::npos);
   CHECK(svg.find("yours &amp; co") != std::string::npos);
   CHECK(svg.find("<&>") == std::string::npos);
+}
+
+TEST_CASE("the chart is wide enough for its legend with one shape (--shape)") {
+  BenchReport one = gpu_report();
+  one.shapes.resize(1);
+  for (BenchKernel& k : one.kernels) k.timings.resize(1);
+  one.kernels.push_back({.label = "cuBLAS standard attention", .timings = {{.time_ms = 1.0, .rate = 100.0}}});
+  const std::string svg = bench_chart_svg(one);
+  const double width = std::stod(svg.substr(svg.find("width=\"") + 7));
+  CHECK(width >= 70 + 150 * 3);  // the third legend entry starts at x = 370
 }
 
 TEST_CASE("the JSON has every kernel's figure or problem per shape") {

@@ -131,6 +131,39 @@ TEST_CASE("errors count the findings' repeats, or the summary where it says more
         std::string::npos);
 }
 
+TEST_CASE("a racecheck warning is shown but fails nothing; two processes' summaries add up") {
+  const std::string warning = R"(========= COMPUTE-SANITIZER
+========= Warning: Race reported between Read access at k(float *)+0x10 in /home/me/a.cu:7
+=========     and Write access at k(float *)+0x20 in /home/me/a.cu:9 [4 hazards]
+=========
+========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)
+)";
+  const SanitizerOutput out = parse_sanitizer_output("racecheck", warning);
+  REQUIRE(out.findings.size() == 1);
+  CHECK(out.findings[0].severity == "warning");
+  CHECK(out.findings[0].message == "Race reported between Read access");
+  const std::vector<SanitizerRun> runs = {{.tool = "racecheck", .output = out}};
+  CHECK(sanitizer_errors(runs) == 0);
+  CHECK(sanitizer_json(runs)[0]["findings"][0]["severity"] == "warning");
+  // A fault killed the first child's context, so a second process ran the remaining cases.
+  const SanitizerOutput both = parse_sanitizer_output("memcheck", std::string(kMemcheck) + kSynccheck);
+  CHECK(both.errors == 4);
+}
+
+TEST_CASE("the sanitizer's own failure is a problem of the run, not the learner's finding") {
+  const SanitizerOutput out = parse_sanitizer_output(
+      "memcheck",
+      "========= COMPUTE-SANITIZER\n========= Error: Target application terminated before first "
+      "instrumented API call\n");
+  CHECK(out.findings.empty());
+  CHECK_FALSE(out.errors);
+  REQUIRE(out.tool_errors.size() == 1);
+  std::ostringstream text;
+  print_sanitizer_runs({{.tool = "memcheck", .output = out, .problem = "compute-sanitizer failed"}},
+                       Style(false), text);
+  CHECK(text.str().find("memcheck: not checked") != std::string::npos);
+}
+
 TEST_CASE("--sanitize without a GPU says it needs one, before running anything, and still writes --json") {
   BuildConfig config = build_config();
   config.have_cuda = false;  // as on a machine without CUDA: the probe is not even tried

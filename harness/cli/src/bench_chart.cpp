@@ -4,6 +4,7 @@
 
 #include "bench_files.hpp"
 #include "text_format.hpp"
+#include "xml_text.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -11,29 +12,6 @@ namespace {
 constexpr double kLeft = 70, kTop = 60, kPlotHeight = 260, kBottom = 50;
 constexpr double kBarWidth = 26, kGroupGap = 34;
 constexpr const char* kColors[] = {"#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974"};
-
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // A round top for the axis: 1, 2 or 5 times a power of ten, at least `value`.
 double nice_ceiling(double value) {
@@ -55,7 +33,9 @@ std::string bench_chart_svg(const BenchReport& report) {
   }
   top = nice_ceiling(std::max(top * 1.05, 1e-9));
   const double group = kernels * kBarWidth + kGroupGap;
-  const double width = kLeft + shapes * group + 20, height = kTop + kPlotHeight + kBottom;
+  // Wide enough for the legend (150 px a kernel) and the title, even with one shape.
+  const double width = std::max({kLeft + shapes * group + 20, kLeft + 150.0 * kernels + 20, 480.0});
+  const double height = kTop + kPlotHeight + kBottom;
   const auto y_of = [&](double value) { return kTop + kPlotHeight * (1 - value / top); };
 
   std::ostringstream svg;
@@ -63,13 +43,14 @@ std::string bench_chart_svg(const BenchReport& report) {
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"" << kLeft << "\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
-      << escaped("puzzle bench " + std::to_string(report.spec->id) + ": " + report.spec->title) << "</text>\n"
-      << "<text x=\"" << kLeft << "\" y=\"34\">" << escaped(report.device.name + ", " + report.created)
+      << xml_escaped("puzzle bench " + std::to_string(report.spec->id) + ": " + report.spec->title)
+      << "</text>\n"
+      << "<text x=\"" << kLeft << "\" y=\"34\">" << xml_escaped(report.device.name + ", " + report.created)
       << "</text>\n";
   for (size_t k = 0; k < kernels; ++k) {  // legend
     const double x = kLeft + 150.0 * k;
     svg << "<rect x=\"" << x << "\" y=\"42\" width=\"10\" height=\"10\" fill=\"" << kColors[k % 5] << "\"/>"
-        << "<text x=\"" << x + 14 << "\" y=\"51\">" << escaped(report.kernels[k].label) << "</text>\n";
+        << "<text x=\"" << x + 14 << "\" y=\"51\">" << xml_escaped(report.kernels[k].label) << "</text>\n";
   }
   for (int tick = 0; tick <= 5; ++tick) {  // y axis with grid lines
     const double value = top * tick / 5, y = y_of(value);
@@ -78,7 +59,7 @@ std::string bench_chart_svg(const BenchReport& report) {
         << fixed(value, value < 10 ? 1 : 0) << "</text>\n";
   }
   svg << "<text transform=\"translate(16," << kTop + kPlotHeight / 2
-      << ") rotate(-90)\" text-anchor=\"middle\">" << escaped(report.metric) << "</text>\n";
+      << ") rotate(-90)\" text-anchor=\"middle\">" << xml_escaped(report.metric) << "</text>\n";
   for (size_t s = 0; s < shapes; ++s) {
     const double x0 = kLeft + s * group + kGroupGap / 2;
     for (size_t k = 0; k < kernels; ++k) {
@@ -93,14 +74,14 @@ std::string bench_chart_svg(const BenchReport& report) {
       const double y = y_of(*t.rate);
       svg << "<rect x=\"" << x + 1 << "\" y=\"" << y << "\" width=\"" << kBarWidth - 2 << "\" height=\""
           << y_of(0) - y << "\" fill=\"" << kColors[k % 5] << "\"><title>"
-          << escaped(report.kernels[k].label + ", " + report.shapes[s]->name + ": " + fixed(*t.rate, 1) +
-                     " " + report.metric)
+          << xml_escaped(report.kernels[k].label + ", " + report.shapes[s]->name + ": " + fixed(*t.rate, 1) +
+                         " " + report.metric)
           << "</title></rect>\n<text x=\"" << x + kBarWidth / 2 << "\" y=\"" << y - 3
           << "\" text-anchor=\"middle\" font-size=\"9\">" << fixed(*t.rate, *t.rate < 100 ? 1 : 0)
           << "</text>\n";
     }
     svg << "<text x=\"" << x0 + kernels * kBarWidth / 2 << "\" y=\"" << y_of(0) + 16
-        << "\" text-anchor=\"middle\">" << escaped(report.shapes[s]->name) << "</text>\n";
+        << "\" text-anchor=\"middle\">" << xml_escaped(report.shapes[s]->name) << "</text>\n";
   }
   svg << "<line x1=\"" << kLeft << "\" x2=\"" << width - 20 << "\" y1=\"" << y_of(0) << "\" y2=\"" << y_of(0)
       << "\" stroke=\"black\"/>\n";

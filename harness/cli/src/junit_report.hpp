@@ -5,13 +5,10 @@
 #include <string>
 
 #include "grade_report.hpp"
+#include "xml_text.hpp"
 
 namespace puzzle::cli {
 
 std::string junit_xml(const GradeReport& report);
-
-// Text as XML character data or attribute value: markup escaped, and the characters XML 1.0 cannot hold
-// at all (control characters such as a compiler's colour codes, invalid UTF-8) replaced by U+FFFD.
-std::string xml_escaped(const std::string& text);
 
 }  // namespace puzzle::cli

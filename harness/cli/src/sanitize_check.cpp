@@ -89,6 +89,9 @@ std::vector<SanitizerRun> run_sanitizers(const fs::path& sanitizer, const fs::pa
       if (outcome.outcome == RunOutcome::timeout)
         run.problem = "case " + puzzle.cases[index].name + " " + outcome.message;
     }
+    if (run.problem.empty() && !run.output.tool_errors.empty()) {
+      run.problem = "compute-sanitizer failed: " + run.output.tool_errors.front();
+    }
     if (run.problem.empty() && !run.output.errors && run.output.findings.empty()) {
       run.problem =
           "compute-sanitizer printed no summary; its output: " + child_runs.program_stderr.substr(0, 2000);
@@ -102,7 +105,7 @@ int sanitizer_errors(const std::vector<SanitizerRun>& runs) {
   int total = 0;
   for (const auto& run : runs) {
     int counted = 0;
-    for (const auto& f : run.output.findings) counted += f.count;
+    for (const auto& f : run.output.findings) counted += f.severity == "error" ? f.count : 0;
     total += std::max(counted, run.output.errors.value_or(0));
   }
   return total;
@@ -112,13 +115,20 @@ void print_sanitizer_runs(const std::vector<SanitizerRun>& runs, Style style, st
   out << "\n" << style("compute-sanitizer:", Tone::bold) << "\n";
   for (const auto& run : runs) {
     const int errors = sanitizer_errors({run});
-    out << "  " << run.tool << ": "
-        << (errors == 0 ? style("no errors", Tone::good)
-                        : style(std::to_string(errors) + " errors", Tone::bad));
+    out << "  " << run.tool << ": ";
+    if (errors > 0) {
+      out << style(std::to_string(errors) + " errors", Tone::bad);
+    } else if (!run.problem.empty()) {
+      out << style("not checked", Tone::warn);  // no errors found is not no errors
+    } else {
+      out << style("no errors", Tone::good);
+    }
     if (!run.problem.empty()) out << style(" (" + run.problem + ")", Tone::warn);
     out << "\n";
     for (const auto& f : run.output.findings) {
-      out << "    " << style(f.message, Tone::bad);
+      out << "    "
+          << style((f.severity == "error" ? "" : f.severity + ": ") + f.message,
+                   f.severity == "error" ? Tone::bad : Tone::warn);
       if (!f.file.empty()) out << " at " << f.file << ":" << f.line;
       if (!f.thread.empty()) out << ", thread " << f.thread << " of block " << f.block;
       if (f.count > 1) out << " (" << f.count << " times)";
@@ -133,7 +143,7 @@ nlohmann::json sanitizer_json(const std::vector<SanitizerRun>& runs) {
   for (const auto& run : runs) {
     nlohmann::json findings = nlohmann::json::array();
     for (const auto& f : run.output.findings) {
-      findings.push_back({{"severity", "error"},
+      findings.push_back({{"severity", f.severity},
                           {"kind", f.kind},
                           {"message", f.message},
                           {"kernel", f.kernel},

@@ -78,13 +78,24 @@ SanitizerOutput parse_sanitizer_output(const std::string& tool, const std::strin
     std::smatch m;
     if (is_heading(line)) {
       flush();
-      if (std::regex_search(line, m, kSummary)) out.errors = std::stoi(m[1]);
+      // One summary per process: a fault that kills the context makes the parent start another child.
+      if (std::regex_search(line, m, kSummary)) out.errors = out.errors.value_or(0) + std::stoi(m[1]);
       continue;
     }
     if (!indented || !current) {
       flush();
-      const bool race = line.starts_with("Error: ");  // racecheck: "Error: Race reported between ..."
-      current = SanitizerFinding{.tool = tool, .message = race ? line.substr(7) : line};
+      // The tool's own failures ("Internal Sanitizer Error: ...", "Error: Target application terminated
+      // before ...") are not the learner's: no summary follows, and the run reports a problem instead.
+      if (line.starts_with("Internal Sanitizer Error") ||
+          (line.starts_with("Error: ") && !line.starts_with("Error: Race reported"))) {
+        out.tool_errors.push_back(line);
+        continue;
+      }
+      // racecheck: "Error: Race reported between ..." or, for a hazard it only suspects, "Warning: ...".
+      const bool warning = line.starts_with("Warning: ") || line.starts_with("WARNING: ");
+      const bool prefixed = warning || line.starts_with("Error: ") || line.starts_with("ERROR: ");
+      current = SanitizerFinding{.tool = tool, .message = prefixed ? line.substr(line.find(": ") + 2) : line};
+      current->severity = warning ? "warning" : "error";
       current->kind = sanitizer_kind(current->message);
       if (std::regex_search(line, m, kLocation)) {  // racecheck puts the first access on the same line
         current->kernel = m[1];

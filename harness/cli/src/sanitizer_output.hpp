@@ -17,11 +17,13 @@ struct SanitizerFinding {
   std::string block, thread;         // "(1,0,0)" of the first report
   std::vector<std::string> details;  // "Address 0x... is out of bounds", the other access of a race
   int count = 1;                     // reports with the same tool, message and place
+  std::string severity = "error";    // "warning" for a hazard racecheck only suspects: it fails nothing
 };
 
 struct SanitizerOutput {
   std::vector<SanitizerFinding> findings;
-  std::optional<int> errors;  // from its summary line; absent when it printed none (it did not finish)
+  std::optional<int> errors;  // from its summary lines; absent when it printed none (it did not finish)
+  std::vector<std::string> tool_errors;  // the sanitizer's own failures, e.g. "Internal Sanitizer Error: ..."
 };
 
 SanitizerOutput parse_sanitizer_output(const std::string& tool, const std::string& text);
