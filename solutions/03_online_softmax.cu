@@ -10,15 +10,13 @@
 // the second pass writes y. The first 16384 columns of a row stay in registers (1024 threads x 16), so
 // pass 2 reads from memory only the rest, which the block read microseconds before: an L2 hit.
 //
-// Longer rows (up to 4 MiB): one block per row would leave most of the GPU idle (32 rows of a million
-// columns are 32 blocks on 132 SMs), so each row is cut into chunks of 8192 columns, and each chunk is
-// two work items for a block:
-//   pair item:  fold the chunk into its (m, s), store the pair and count it in the row's ready counter
-//   write item: wait until the row's pairs are all there, combine them, write the chunk of y
-// The write item reads its chunk a second time shortly after its pair item did, from L2 rather than
-// HBM. Blocks take items in launch order from a counter, pair items ahead of the writes that need them,
-// so a write only ever waits for blocks that are already running: no deadlock, whatever the GPU runs at
-// once (and the same on the simulator).
+// Longer rows: one block per row would leave most of the GPU idle (32 rows of a million columns are 32
+// blocks on 132 SMs), so each row is cut into chunks of 16384 columns, a block per chunk. A block loads
+// its chunk into registers, folds it into the chunk's pair and publishes the pair (one 64-bit store);
+// it waits until every pair of its row is published, combines them, and writes its chunk of y from its
+// registers. x is read from memory once. A block that waits while no block anywhere publishes (fewer
+// blocks run at once than a row has chunks: the simulator on two cores, or rows of many millions of
+// columns) computes a missing pair itself, reading that chunk once more: no deadlock, whatever runs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -33,8 +31,8 @@ constexpr int kRowGroups = 2;  // groups of kUnroll values each thread holds: 10
 constexpr int kRowCachedCols = kRowThreads * kRowGroups * kUnroll;  // 16384: what a block's registers hold
 constexpr int kRowMaxCols = 2 * kRowCachedCols;                     // longer rows than this go to chunks
 constexpr int kChunkThreads = 512;
-constexpr int kChunkGroups = 2;
-constexpr int kChunkCols = kChunkThreads * kChunkGroups * kUnroll;  // 8192 columns, 32 KiB
+constexpr int kChunkGroups = 4;
+constexpr int kChunkCols = kChunkThreads * kChunkGroups * kUnroll;  // 16384 columns, 64 KiB
 
 // The max of some values and the sum of exp(value - m) over them. (-inf, 0) is the empty set.
 struct MaxSum {
@@ -133,89 +131,147 @@ __global__ void __launch_bounds__(kRowThreads, 2)
     row_y[c] = __expf(row_x[c] - row.m) * inv_s;
 }
 
-// What the chunk items share between blocks; zeroed before each launch but the pairs.
+// What the chunk blocks share; zeroed before each launch.
 struct ChunkScratch {
-  unsigned* next_item;  // items handed out so far
-  unsigned* ready;      // per row: how many of its chunks' pairs are stored
-  float* pair_m;        // per chunk, its pair
-  float* pair_s;
+  unsigned* published;       // pairs published so far, all rows: while it moves, some block is not waiting
+  unsigned* claimed;         // per chunk: 1 once a block has taken on its pair
+  unsigned long long* pair;  // per chunk: its pair (m, s) as one 64-bit word; 0 until published
 };
+// Polls in a row with no pair published anywhere before a waiting block computes a missing pair itself.
+constexpr int kPatience = 64;
 
-// Items in the order blocks take them: the pairs of the first `lag` chunks, then the pair of chunk
-// lag + i and the write of chunk i by turns, then the last writes. With lag >= chunks per row, the
-// pairs of a write's row all come before it.
-struct WorkItem {
-  bool write;
-  int chunk;
-};
-__device__ WorkItem work_item(int position, int chunks, int lag) {
-  if (position < lag) return {false, position};
-  const int step = position - lag, i = step / 2;
-  if (lag + i < chunks) return step % 2 == 0 ? WorkItem{false, lag + i} : WorkItem{true, i};
-  return {true, position - chunks};
+// A pair in one word, so that one store publishes it whole: no fence, no flag. The word 0 is
+// (m, s) = (+0, +0), which no set of values has (its max adds exp(0) = 1 to s): it means "not yet".
+__device__ unsigned long long pack(MaxSum p) {
+  return __float_as_uint(p.m) | static_cast<unsigned long long>(__float_as_uint(p.s)) << 32;
+}
+__device__ MaxSum unpack(unsigned long long word) {
+  return {__uint_as_float(static_cast<unsigned>(word)), __uint_as_float(static_cast<unsigned>(word >> 32))};
 }
 
-// The row's pair, in every lane of the calling warp, once all its chunks' pairs are stored.
-__device__ MaxSum wait_for_row(const ChunkScratch& scratch, int row, int chunks_per_row) {
+// Where chunk `index` lies: its row, the row's first chunk, and its columns.
+struct Chunk {
+  int index, row, first, begin, length;
+};
+__device__ Chunk locate(int index, int cols, int chunks_per_row) {
+  const int row = index / chunks_per_row, first = row * chunks_per_row;
+  const int begin = (index - first) * kChunkCols;
+  return {index, row, first, begin, min(kChunkCols, cols - begin)};
+}
+
+// Only one block computes and publishes each chunk's pair: the one whose claim comes first.
+__device__ bool claim(const ChunkScratch& scratch, int chunk) {
+  return atomicExch(scratch.claimed + chunk, 1u) == 0u;
+}
+
+__device__ void publish(const ChunkScratch& scratch, int chunk, MaxSum pair) {
+  *static_cast<volatile unsigned long long*>(scratch.pair + chunk) = pack(pair);
+  atomicAdd(scratch.published, 1u);
+}
+
+// Warp 0: waits until every pair of the chunk's row is published and returns -1, with the row's pair in
+// `total`. If no pair is published anywhere for a while meanwhile (every running block waits), it claims
+// a chunk of the row that nobody has claimed and returns it: the block computes that pair itself. So a
+// block only ever waits for blocks that have claimed a chunk, and those publish without waiting: no
+// deadlock, however few blocks the GPU (or the simulator) runs at once.
+__device__ int await_row(const ChunkScratch& scratch, const Chunk& chunk, int chunks_per_row, MaxSum& total) {
   const int lane = threadIdx.x % kWarp;
-  if (lane == 0) {
-    const volatile unsigned* ready = scratch.ready + row;
-    while (*ready < static_cast<unsigned>(chunks_per_row)) __nanosleep(100);  // polls spare L2
-    __threadfence();  // the pairs are read after the count that announced them
+  const volatile unsigned long long* pairs = scratch.pair + chunk.first;
+  const volatile unsigned* published = scratch.published;
+  unsigned seen = *published;
+  for (int still = 0;; __nanosleep(100)) {  // the sleep leaves L2 to the loads
+    MaxSum acc;
+    bool missing = false;
+    for (int p = lane; p < chunks_per_row; p += kWarp) {
+      const unsigned long long word = pairs[p];
+      missing |= word == 0;
+      acc = combine(acc, unpack(word));
+    }
+    if (!__any_sync(0xffffffffu, missing)) {
+      total = warp_combine(acc);
+      return -1;
+    }
+    int stolen = -1;
+    if (lane == 0) {
+      const unsigned now = *published;
+      if (now != seen) {
+        seen = now;
+        still = 0;
+      } else if (++still >= kPatience) {
+        still = 0;
+        for (int other = chunk.first; other < chunk.first + chunks_per_row && stolen < 0; ++other)
+          if (claim(scratch, other)) stolen = other;  // its own block will find it claimed
+      }
+    }
+    stolen = __shfl_sync(0xffffffffu, stolen, 0);
+    if (stolen >= 0) return stolen;
   }
-  __syncwarp();
-  MaxSum acc;
-  const int first = row * chunks_per_row;
-  for (int p = lane; p < chunks_per_row; p += kWarp)  // __ldcg: from L2, never a stale line of this SM's L1
-    acc = combine(acc, {__ldcg(scratch.pair_m + first + p), __ldcg(scratch.pair_s + first + p)});
-  return warp_combine(acc);
 }
 
-__global__ void __launch_bounds__(kChunkThreads)
-    chunk_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int cols, int chunks_per_row,
-                         int chunks, int lag, ChunkScratch scratch) {
-  __shared__ int position;
-  if (threadIdx.x == 0) position = static_cast<int>(atomicAdd(scratch.next_item, 1u));
-  __syncthreads();
-  const WorkItem item = work_item(position, chunks, lag);
-  const int row = item.chunk / chunks_per_row, begin = item.chunk % chunks_per_row * kChunkCols;
-  const size_t offset = static_cast<size_t>(row) * cols + begin;
-  const int length = min(kChunkCols, cols - begin);
-  const int stride = kUnroll * blockDim.x;
-
-  if (!item.write) {
+// The row's pair in every thread, once all of the row's pairs are published (computing the missing
+// ones the block claimed meanwhile).
+__device__ MaxSum row_pair(const ChunkScratch& scratch, const float* row_x, const Chunk& chunk, int cols,
+                           int chunks_per_row) {
+  __shared__ int stolen;
+  __shared__ MaxSum row;
+  for (;;) {
+    if (threadIdx.x < kWarp) {
+      MaxSum total;
+      const int other = await_row(scratch, chunk, chunks_per_row, total);
+      if (threadIdx.x == 0) stolen = other, row = total;
+    }
+    __syncthreads();
+    const int other = stolen;
+    if (other < 0) return row;
+    const Chunk missing = locate(other, cols, chunks_per_row);
     MaxSum acc;
     float v[kUnroll];
-#pragma unroll
-    for (int g = 0; g < kChunkGroups; ++g)
-      acc = read_group(x + offset, threadIdx.x + g * stride, length, v, acc);
-    acc = block_combine(acc);
-    if (threadIdx.x == 0) {
-      scratch.pair_m[item.chunk] = acc.m;
-      scratch.pair_s[item.chunk] = acc.s;
-      __threadfence();  // the pair is visible before the count that announces it
-      atomicAdd(scratch.ready + row, 1u);
-    }
-    return;
+    for (int base = threadIdx.x; base < missing.length; base += kUnroll * blockDim.x)
+      acc = read_group(row_x + missing.begin, base, missing.length, v, acc);
+    acc = block_combine(acc);  // its barrier also keeps `stolen` until every thread has read it
+    if (threadIdx.x == 0) publish(scratch, other, acc);
   }
-  const MaxSum total = wait_for_row(scratch, row, chunks_per_row);
+}
+
+// Block b holds chunk b of the matrix in registers from its load to its write: x is read once.
+__global__ void __launch_bounds__(kChunkThreads, 2)
+    chunk_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int cols, int chunks_per_row,
+                         ChunkScratch scratch) {
+  const Chunk chunk = locate(blockIdx.x, cols, chunks_per_row);
+  const float* row_x = x + static_cast<size_t>(chunk.row) * cols;
+  const int stride = kUnroll * blockDim.x;
+
+  // The claim's answer is needed only once the pair is known: its round trip overlaps the loads.
+  const bool mine = threadIdx.x == 0 && claim(scratch, chunk.index);
+  MaxSum acc;
+  float cached[kChunkGroups][kUnroll];
+#pragma unroll
+  for (int g = 0; g < kChunkGroups; ++g)
+    acc = read_group(row_x + chunk.begin, threadIdx.x + g * stride, chunk.length, cached[g], acc);
+  acc = block_combine(acc);
+  if (mine) publish(scratch, chunk.index, acc);
+
+  const MaxSum total = row_pair(scratch, row_x, chunk, cols, chunks_per_row);
+  float* chunk_y = y + static_cast<size_t>(chunk.row) * cols + chunk.begin;
   const float inv_s = 1.0f / total.s;
 #pragma unroll
-  for (int i = 0; i < kChunkGroups * kUnroll; ++i) {
-    const int c = threadIdx.x + i * blockDim.x;
-    // The chunk's last read and y's write are streaming accesses (evict first): let them not push out of
-    // L2 the chunks still waiting for their write items.
-    if (c < length) __stcs(y + offset + c, __expf(__ldcs(x + offset + c) - total.m) * inv_s);
+  for (int g = 0; g < kChunkGroups; ++g) {
+#pragma unroll
+    for (int i = 0; i < kUnroll; ++i) {
+      const int c = threadIdx.x + g * stride + i * blockDim.x;
+      if (c < chunk.length) chunk_y[c] = __expf(cached[g][i] - total.m) * inv_s;
+    }
   }
 }
 
 // The scratch, kept between calls: a cudaMalloc and cudaFree per call would cost more than the kernel
 // (cudaFree waits for the GPU). Returns false if it cannot be had.
-bool chunk_scratch(int rows, int chunks, ChunkScratch& scratch) {
+bool chunk_scratch(int chunks, ChunkScratch& scratch) {
   static void* memory = nullptr;
   static size_t capacity = 0;
-  const size_t counters = 1 + static_cast<size_t>(rows);
-  const size_t bytes = counters * sizeof(unsigned) + 2 * static_cast<size_t>(chunks) * sizeof(float);
+  const size_t words = 2 + static_cast<size_t>(chunks);            // published, a spare, claimed
+  const size_t pairs_at = (words * sizeof(unsigned) + 7) / 8 * 8;  // 8-byte aligned
+  const size_t bytes = pairs_at + static_cast<size_t>(chunks) * sizeof(unsigned long long);
   if (bytes > capacity) {
     cudaFree(memory);
     memory = nullptr;
@@ -223,26 +279,18 @@ bool chunk_scratch(int rows, int chunks, ChunkScratch& scratch) {
     if (cudaMalloc(&memory, bytes) != cudaSuccess) return false;
     capacity = bytes;
   }
-  auto* words = static_cast<unsigned*>(memory);
-  auto* pairs = reinterpret_cast<float*>(words + counters);
-  scratch = {words, words + 1, pairs, pairs + chunks};
-  return cudaMemsetAsync(memory, 0, counters * sizeof(unsigned)) == cudaSuccess;
+  auto* counters = static_cast<unsigned*>(memory);
+  scratch = {counters, counters + 2,
+             reinterpret_cast<unsigned long long*>(static_cast<char*>(memory) + pairs_at)};
+  return cudaMemsetAsync(memory, 0, bytes) == cudaSuccess;
 }
 
 void chunk_softmax(const float* x, float* y, int rows, int cols) {
   const int chunks_per_row = (cols + kChunkCols - 1) / kChunkCols;
   const int chunks = rows * chunks_per_row;
   ChunkScratch scratch;
-  if (!chunk_scratch(rows, chunks, scratch)) return;  // the failed call is the error the caller sees
-  // The lag between a chunk's pair item and its write: a row, so that a write's pairs all come before it,
-  // plus half of what the GPU runs at once, so that writes rarely wait. Longer lags measured slower: more
-  // data passes through L2 between a chunk's two reads, and the second read misses.
-  int device = 0, sms = 0, blocks_per_sm = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, chunk_softmax_kernel, kChunkThreads, 0);
-  const int lag = std::min(chunks, chunks_per_row + sms * blocks_per_sm / 2);
-  chunk_softmax_kernel<<<2 * chunks, kChunkThreads>>>(x, y, cols, chunks_per_row, chunks, lag, scratch);
+  if (!chunk_scratch(chunks, scratch)) return;  // the failed call is the error the caller sees
+  chunk_softmax_kernel<<<chunks, kChunkThreads>>>(x, y, cols, chunks_per_row, scratch);
 }
 
 }  // namespace
