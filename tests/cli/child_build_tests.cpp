@@ -1,4 +1,9 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
 
 #include "build_config.hpp"
 #include "child_build.hpp"
@@ -88,4 +93,27 @@ TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
   CHECK(edited.info.ok);
   CHECK_FALSE(edited.info.cached);
   CHECK(edited.child != first.child);
+}
+
+TEST_CASE("pruning keeps the newest builds, recent ones and builds still being made by a live process") {
+  namespace fs = std::filesystem;
+  TempDir dir{"cli-prune-test-"};
+  const auto hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  const auto make = [&](const std::string& name, fs::file_time_type when) {
+    fs::create_directories(dir.path() / name);
+    fs::last_write_time(dir.path() / name, when);
+  };
+  for (int i = 0; i < 10; ++i) make("sim-old" + std::to_string(i), hour_ago + std::chrono::seconds(i));
+  make("sim-recent", fs::file_time_type::clock::now());
+  make("sim-making.tmp-" + std::to_string(getpid()), hour_ago - std::chrono::hours(1));  // this process: live
+  make("sim-dead.tmp-999999999", hour_ago - std::chrono::hours(1));  // no such process: a leftover
+
+  prune_old_builds(dir.path());
+
+  CHECK(fs::exists(dir.path() / "sim-recent"));
+  CHECK(fs::exists(dir.path() / ("sim-making.tmp-" + std::to_string(getpid()))));
+  CHECK_FALSE(fs::exists(dir.path() / "sim-dead.tmp-999999999"));
+  // 8 kept of the 11 finished builds and the leftover: the recent one and the 7 newest old ones.
+  for (int i = 0; i < 3; ++i) CHECK_FALSE(fs::exists(dir.path() / ("sim-old" + std::to_string(i))));
+  for (int i = 3; i < 10; ++i) CHECK(fs::exists(dir.path() / ("sim-old" + std::to_string(i))));
 }

@@ -1,9 +1,13 @@
 #include "child_build.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <regex>
 
 #include "build_commands.hpp"
@@ -20,6 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kBuildsKeptPerPuzzle = 8;
+constexpr auto kRecentUse = std::chrono::minutes(10);
+constexpr const char* kScratchSuffix = ".tmp-";
 
 std::string mtime_of(const fs::path& file) {
   std::error_code ec;
@@ -120,16 +126,14 @@ bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
   return steps.fail("your file does not compile");
 }
 
-// Keeps the most recently used builds of a puzzle; a learner's edits would otherwise pile up.
-void prune_old_builds(const fs::path& puzzle_dir) {
-  std::vector<std::pair<fs::file_time_type, fs::path>> builds;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(puzzle_dir, ec)) {
-    if (entry.is_directory(ec)) builds.emplace_back(entry.last_write_time(ec), entry.path());
-  }
-  if (builds.size() <= kBuildsKeptPerPuzzle) return;
-  std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (size_t i = kBuildsKeptPerPuzzle; i < builds.size(); ++i) fs::remove_all(builds[i].second, ec);
+// Whether `dir` is a build still being made: a scratch directory whose process is alive. Another check
+// running in parallel (ctest -j) must not lose its half-made build to our pruning.
+bool build_in_progress(const fs::path& dir) {
+  const std::string name = dir.filename().string();
+  const size_t at = name.rfind(kScratchSuffix);
+  if (at == std::string::npos) return false;
+  const long pid = std::strtol(name.c_str() + at + std::strlen(kScratchSuffix), nullptr, 10);
+  return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
 
 }  // namespace
@@ -161,7 +165,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   }
 
   // Built aside and renamed into place, so that a half-made child is never reused.
-  const fs::path scratch = dir.string() + ".tmp-" + std::to_string(getpid());
+  const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
   fs::remove_all(scratch);
   fs::create_directories(scratch);
   const bool ok = backend == Backend::gpu
@@ -177,6 +181,23 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   fs::remove_all(scratch, ec);
   if (ok) prune_old_builds(puzzle_dir);
   return build;
+}
+
+// A learner's edits would otherwise pile up. Builds used in the last few minutes stay: a parallel check
+// may be about to run the child it just found.
+void prune_old_builds(const fs::path& puzzle_dir) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> builds;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(puzzle_dir, ec)) {
+    if (entry.is_directory(ec) && !build_in_progress(entry.path()))
+      builds.emplace_back(entry.last_write_time(ec), entry.path());
+  }
+  if (builds.size() <= kBuildsKeptPerPuzzle) return;
+  std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto recent = fs::file_time_type::clock::now() - kRecentUse;
+  for (size_t i = kBuildsKeptPerPuzzle; i < builds.size(); ++i) {
+    if (builds[i].first < recent) fs::remove_all(builds[i].second, ec);
+  }
 }
 
 }  // namespace puzzle::cli

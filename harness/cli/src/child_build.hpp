@@ -18,4 +18,8 @@ struct ChildBuild {
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                        Backend backend);
 
+// Removes a puzzle's least recently used builds beyond the 8 newest, but none used in the last 10 minutes
+// and none still being made by a running process (checks may run in parallel). build_child calls it.
+void prune_old_builds(const std::filesystem::path& puzzle_dir);
+
 }  // namespace puzzle::cli
