@@ -269,9 +269,9 @@ __global__ void __launch_bounds__(kChunkThreads, 2)
 bool chunk_scratch(int chunks, ChunkScratch& scratch) {
   static void* memory = nullptr;
   static size_t capacity = 0;
-  const size_t words = 2 + static_cast<size_t>(chunks);            // published, a spare, claimed
-  const size_t pairs_at = (words * sizeof(unsigned) + 7) / 8 * 8;  // 8-byte aligned
-  const size_t bytes = pairs_at + static_cast<size_t>(chunks) * sizeof(unsigned long long);
+  // The pairs first, where cudaMalloc's alignment suits 64-bit words; then published, then claimed.
+  const size_t bytes =
+      static_cast<size_t>(chunks) * sizeof(unsigned long long) + (1 + chunks) * sizeof(unsigned);
   if (bytes > capacity) {
     cudaFree(memory);
     memory = nullptr;
@@ -279,9 +279,9 @@ bool chunk_scratch(int chunks, ChunkScratch& scratch) {
     if (cudaMalloc(&memory, bytes) != cudaSuccess) return false;
     capacity = bytes;
   }
-  auto* counters = static_cast<unsigned*>(memory);
-  scratch = {counters, counters + 2,
-             reinterpret_cast<unsigned long long*>(static_cast<char*>(memory) + pairs_at)};
+  auto* pairs = static_cast<unsigned long long*>(memory);
+  auto* counters = reinterpret_cast<unsigned*>(pairs + chunks);
+  scratch = {counters, counters + 1, pairs};
   return cudaMemsetAsync(memory, 0, bytes) == cudaSuccess;
 }
 
