@@ -11,16 +11,23 @@
 // pass 2 reads from memory only the rest, which the block read microseconds before: an L2 hit.
 //
 // Longer rows: one block per row would leave most of the GPU idle (32 rows of a million columns are 32
-// blocks on 132 SMs), so each row is cut into chunks of 16384 columns, a block per chunk. A block loads
-// its chunk into registers, folds it into the chunk's pair and publishes the pair (one 64-bit store);
-// it waits until every pair of its row is published, combines them, and writes its chunk of y from its
-// registers. x is read from memory once. A block that waits while no block anywhere publishes (fewer
-// blocks run at once than a row has chunks: the simulator on two cores, or rows of many millions of
-// columns) computes a missing pair itself, reading that chunk once more: no deadlock, whatever runs.
+// blocks on 132 SMs), so each row is cut into chunks of 8192 columns, and a fixed set of blocks (as many
+// as fit on the GPU at once) walks the chunks: block b takes chunks b, b + G, b + 2G, ... (G blocks). A
+// chunk's journey: cp.async copies it into shared memory without passing through registers; the block
+// folds it into the chunk's pair and publishes the pair (one 64-bit store); once every pair of its row
+// is published, the block writes the chunk's y from shared memory. x is read from memory once.
+// The block holds two chunks: it publishes chunk i + 1's pair before it waits for chunk i's row. A row
+// spans at most two consecutive steps of the walk (it has no more chunks than there are blocks), so once
+// every block has reached step i, every pair the blocks wait for there is published. A block
+// that waits while no block anywhere publishes (fewer blocks run at once than were launched: the
+// simulator on two cores, or rows of many millions of columns) computes a missing pair itself, reading
+// that chunk once more: no deadlock, whatever runs.
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace {
 
@@ -30,9 +37,10 @@ constexpr int kUnroll = 8;  // loads in flight per thread, and one rescale per 8
 constexpr int kRowGroups = 2;  // groups of kUnroll values each thread holds: 1024 x 2 x 8 = 16384 columns
 constexpr int kRowCachedCols = kRowThreads * kRowGroups * kUnroll;  // 16384: what a block's registers hold
 constexpr int kRowMaxCols = 2 * kRowCachedCols;                     // longer rows than this go to chunks
-constexpr int kChunkThreads = 512;
-constexpr int kChunkGroups = 4;
-constexpr int kChunkCols = kChunkThreads * kChunkGroups * kUnroll;  // 16384 columns, 64 KiB
+constexpr int kChunkThreads = 256;
+constexpr int kChunkCols = 8192;      // 32 KiB: 8 pieces of 4 columns per thread
+constexpr int kChunkStages = 2;       // chunks a block holds in shared memory: 64 KiB
+constexpr int kChunkBlocksPerSm = 3;  // 192 of an H100 SM's 228 KiB of shared memory
 
 // The max of some values and the sum of exp(value - m) over them. (-inf, 0) is the empty set.
 struct MaxSum {
@@ -233,34 +241,111 @@ __device__ MaxSum row_pair(const ChunkScratch& scratch, const float* row_x, cons
   }
 }
 
-// Block b holds chunk b of the matrix in registers from its load to its write: x is read once.
-__global__ void __launch_bounds__(kChunkThreads, 2)
-    chunk_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int cols, int chunks_per_row,
-                         ChunkScratch scratch) {
-  const Chunk chunk = locate(blockIdx.x, cols, chunks_per_row);
-  const float* row_x = x + static_cast<size_t>(chunk.row) * cols;
-  const int stride = kUnroll * blockDim.x;
+// A chunk's columns in pieces of kVec consecutive floats (kVec = 4: 16-byte copies and accesses, for
+// rows whose every chunk starts 16-byte aligned; 1 otherwise). Thread t owns pieces t, t + 256, ...:
+// it copies them, folds them and writes them, so only the pair's reduction needs the other threads.
+template <int kVec>
+struct ChunkPieces {
+  static constexpr int kPerThread = kChunkCols / (kChunkThreads * kVec);
 
-  // The claim's answer is needed only once the pair is known: its round trip overlaps the loads.
-  const bool mine = threadIdx.x == 0 && claim(scratch, chunk.index);
-  MaxSum acc;
-  float cached[kChunkGroups][kUnroll];
-#pragma unroll
-  for (int g = 0; g < kChunkGroups; ++g)
-    acc = read_group(row_x + chunk.begin, threadIdx.x + g * stride, chunk.length, cached[g], acc);
-  acc = block_combine(acc);
-  if (mine) publish(scratch, chunk.index, acc);
+  __device__ static int column(int k) { return (threadIdx.x + k * kChunkThreads) * kVec; }
 
-  const MaxSum total = row_pair(scratch, row_x, chunk, cols, chunks_per_row);
-  float* chunk_y = y + static_cast<size_t>(chunk.row) * cols + chunk.begin;
-  const float inv_s = 1.0f / total.s;
+  // Starts copying chunk `c` of the row into `stage` (one cp.async batch); past the row, nothing.
+  __device__ static void copy_async(float* stage, const float* row_x, const Chunk& c) {
 #pragma unroll
-  for (int g = 0; g < kChunkGroups; ++g) {
-#pragma unroll
-    for (int i = 0; i < kUnroll; ++i) {
-      const int c = threadIdx.x + g * stride + i * blockDim.x;
-      if (c < chunk.length) chunk_y[c] = __expf(cached[g][i] - total.m) * inv_s;
+    for (int k = 0; k < kPerThread; ++k)
+      if (column(k) < c.length)
+        __pipeline_memcpy_async(stage + column(k), row_x + c.begin + column(k), kVec * sizeof(float));
+  }
+
+  // Piece k of `stage`; -inf past the chunk's end, which changes neither max nor sum.
+  __device__ static void load(const float* stage, int k, int length, float (&v)[kVec]) {
+    if (column(k) >= length) {
+      for (float& value : v) value = -INFINITY;
+    } else if constexpr (kVec == 4) {
+      const float4 q = *reinterpret_cast<const float4*>(stage + column(k));
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+      v[0] = stage[column(k)];
     }
+  }
+
+  __device__ static MaxSum fold(const float* stage, int length) {
+    float v[kPerThread][kVec];
+    float m = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      load(stage, k, length, v[k]);
+      for (float value : v[k]) m = fmaxf(m, value);
+    }
+    if (m == -INFINITY) return {};
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k)
+      for (float value : v[k]) s += __expf(value - m);
+    return {m, s};
+  }
+
+  __device__ static void write(const float* stage, float* chunk_y, int length, MaxSum total) {
+    const float inv_s = 1.0f / total.s;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      if (column(k) >= length) break;
+      float v[kVec];
+      load(stage, k, length, v);
+      for (float& value : v) value = __expf(value - total.m) * inv_s;
+      if constexpr (kVec == 4) {
+        *reinterpret_cast<float4*>(chunk_y + column(k)) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+        chunk_y[column(k)] = v[0];
+      }
+    }
+  }
+};
+
+// The block's walk: chunks blockIdx.x + i * gridDim.x, i = 0, 1, ..., `steps` of them.
+__device__ Chunk walk_chunk(int i, int cols, int chunks_per_row) {
+  return locate(blockIdx.x + i * gridDim.x, cols, chunks_per_row);
+}
+
+template <int kVec>
+__global__ void __launch_bounds__(kChunkThreads, kChunkBlocksPerSm)
+    chunk_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int cols, int chunks_per_row,
+                         int chunks, ChunkScratch scratch) {
+  using Pieces = ChunkPieces<kVec>;
+  extern __shared__ float4 stages[];  // kChunkStages x kChunkCols floats; float4: 16-byte aligned
+  auto stage = [&](int i) { return reinterpret_cast<float*>(stages) + i % kChunkStages * kChunkCols; };
+  const int steps = (chunks - static_cast<int>(blockIdx.x) + gridDim.x - 1) / gridDim.x;
+  auto row_x = [&](const Chunk& c) { return x + static_cast<size_t>(c.row) * cols; };
+
+  // Copies chunk i of the walk into its stage: one cp.async batch, empty past the walk's end, so that
+  // "all but the newest batch" always means the same chunks.
+  auto copy = [&](int i) {
+    if (i < steps) {
+      const Chunk c = walk_chunk(i, cols, chunks_per_row);
+      Pieces::copy_async(stage(i), row_x(c), c);
+    }
+    __pipeline_commit();
+  };
+  // Chunk i's pair, published unless another block claimed the chunk first (and computed it).
+  auto publish_pair = [&](int i) {
+    if (i >= steps) return;
+    const Chunk c = walk_chunk(i, cols, chunks_per_row);
+    const MaxSum pair = block_combine(Pieces::fold(stage(i), c.length));
+    if (threadIdx.x == 0 && claim(scratch, c.index)) publish(scratch, c.index, pair);
+  };
+
+  copy(0);
+  copy(1);
+  __pipeline_wait_prior(1);  // chunk 0 is in shared memory (each thread waits for its own pieces)
+  publish_pair(0);
+  for (int i = 0; i < steps; ++i) {
+    __pipeline_wait_prior(0);  // chunk i + 1 too
+    publish_pair(i + 1);       // before waiting for chunk i's row: the row may need it
+    const Chunk c = walk_chunk(i, cols, chunks_per_row);
+    const MaxSum total = row_pair(scratch, row_x(c), c, cols, chunks_per_row);
+    Pieces::write(stage(i), y + static_cast<size_t>(c.row) * cols + c.begin, c.length, total);
+    copy(i + 2);  // into the stage just written from: each thread overwrites only its own pieces
   }
 }
 
@@ -285,12 +370,33 @@ bool chunk_scratch(int chunks, ChunkScratch& scratch) {
   return cudaMemsetAsync(memory, 0, bytes) == cudaSuccess;
 }
 
+template <int kVec>
+void launch_chunks(const float* x, float* y, int cols, int chunks_per_row, int chunks, ChunkScratch scratch) {
+  constexpr int kSharedBytes = kChunkStages * kChunkCols * sizeof(float);
+  auto* kernel = chunk_softmax_kernel<kVec>;
+  int device = 0, sms = 0, blocks_per_sm = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kChunkThreads, kSharedBytes);
+  // As many blocks as run at once; the kernel is also correct with fewer running (see the top).
+  const int blocks = std::min(chunks, sms * std::max(blocks_per_sm, 1));
+  kernel<<<blocks, kChunkThreads, kSharedBytes>>>(x, y, cols, chunks_per_row, chunks, scratch);
+}
+
 void chunk_softmax(const float* x, float* y, int rows, int cols) {
   const int chunks_per_row = (cols + kChunkCols - 1) / kChunkCols;
   const int chunks = rows * chunks_per_row;
   ChunkScratch scratch;
   if (!chunk_scratch(chunks, scratch)) return;  // the failed call is the error the caller sees
-  chunk_softmax_kernel<<<chunks, kChunkThreads>>>(x, y, cols, chunks_per_row, scratch);
+  // 16-byte pieces need every chunk to start on a 16-byte boundary: cols a multiple of 4, aligned x, y.
+  const bool aligned =
+      cols % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && reinterpret_cast<uintptr_t>(y) % 16 == 0;
+  if (aligned) {
+    launch_chunks<4>(x, y, cols, chunks_per_row, chunks, scratch);
+  } else {
+    launch_chunks<1>(x, y, cols, chunks_per_row, chunks, scratch);
+  }
 }
 
 }  // namespace

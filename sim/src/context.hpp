@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
+#include <vector>
 
 #include "vector_types.h"
 
@@ -18,11 +19,22 @@ struct LaunchInfo {
 
 struct BlockState;
 
+// A cp.async copy issued but not yet landed (sim/include/cuda_pipeline_primitives.h).
+struct PendingCopy {
+  void* dst;
+  const void* src;
+  unsigned bytes, zeros;  // zeros: the last `zeros` of `bytes` are written as 0, not read
+  unsigned batch;         // the commit that closes it: ThreadState::committed_batches at issue
+  std::source_location where;
+};
+
 struct ThreadState {
   uint3 thread_idx;     // what threadIdx reads
   unsigned linear = 0;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
   unsigned warp = 0, lane = 0;
   BlockState* block = nullptr;
+  std::vector<PendingCopy> pending_copies;  // in issue order
+  unsigned committed_batches = 0;
 };
 
 struct BlockState {

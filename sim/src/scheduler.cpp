@@ -61,6 +61,8 @@ bool BlockRunner::run(const LaunchInfo& launch, uint3 block_idx, size_t dynamic_
     t.lane = i % 32;
     t.block = &block_;
     t.wait = Wait::none;
+    t.pending_copies.clear();  // copies a thread never waited for do not outlive its block
+    t.committed_batches = 0;
     prepare_fiber(t.fiber, stacks_.stack(i), StackPool::kStackBytes, &fiber_main, &t);
   }
   const unsigned warps = (count_ + 31) / 32;

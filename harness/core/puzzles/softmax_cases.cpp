@@ -8,6 +8,8 @@ std::vector<TestCase> long_rows() {
       sized(1, 262145, "one row of 2^18 + 1 columns: many tiles, and a tail of one column"),
       sized(2, 100003, "rows of a prime length: no tile size divides them"),
       sized(3, 65537, "rows one past 2^16"),
+      sized(2, 90000,
+            "rows of a multiple of 4 that no tile size divides: 16-byte accesses, a partial last tile"),
   };
   // Every side of the usual tile sizes (256, 1024, 4096, 8192 columns): the last tile full, one short,
   // or a single column.
