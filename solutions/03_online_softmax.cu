@@ -66,7 +66,8 @@ __device__ MaxSum warp_combine(MaxSum v) {
   return v;
 }
 
-// Every thread of the block gets the combination of all threads' pairs.
+// Every thread of the block gets the combination of all threads' pairs. Safe to call again right away:
+// the last barrier keeps warp_m and warp_s until every warp has read them.
 __device__ MaxSum block_combine(MaxSum v) {
   __shared__ float warp_m[kWarp], warp_s[kWarp];
   const int lane = threadIdx.x % kWarp;
@@ -79,7 +80,9 @@ __device__ MaxSum block_combine(MaxSum v) {
     warp_s[warp] = v.s;
   }
   __syncthreads();
-  return warp_combine(lane < warps ? MaxSum{warp_m[lane], warp_s[lane]} : MaxSum{});
+  const MaxSum block = warp_combine(lane < warps ? MaxSum{warp_m[lane], warp_s[lane]} : MaxSum{});
+  __syncthreads();
+  return block;
 }
 
 // One group of kUnroll columns, base + i * blockDim.x of the cols in `x`, into v and folded into the
@@ -230,13 +233,15 @@ __device__ MaxSum row_pair(const ChunkScratch& scratch, const float* row_x, cons
     }
     __syncthreads();
     const int other = stolen;
-    if (other < 0) return row;
+    const MaxSum total = row;
+    __syncthreads();  // every thread has read them before warp 0 writes them again
+    if (other < 0) return total;
     const Chunk missing = locate(other, cols, chunks_per_row);
     MaxSum acc;
     float v[kUnroll];
     for (int base = threadIdx.x; base < missing.length; base += kUnroll * blockDim.x)
       acc = read_group(row_x + missing.begin, base, missing.length, v, acc);
-    acc = block_combine(acc);  // its barrier also keeps `stolen` until every thread has read it
+    acc = block_combine(acc);
     if (threadIdx.x == 0) publish(scratch, other, acc);
   }
 }

@@ -8,6 +8,9 @@ std::vector<TestCase> long_rows() {
       sized(1, 262145, "one row of 2^18 + 1 columns: many tiles, and a tail of one column"),
       sized(2, 100003, "rows of a prime length: no tile size divides them"),
       sized(3, 65537, "rows one past 2^16"),
+      sized(50, 73728,
+            "50 rows of 73728 columns: more 8192-column pieces (450) than an H100 runs blocks at once, so a "
+            "kernel with a fixed grid gives its blocks several each"),
       sized(2, 90000,
             "rows of a multiple of 4 that no tile size divides: 16-byte accesses, a partial last tile"),
   };
