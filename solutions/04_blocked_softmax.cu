@@ -15,16 +15,15 @@
 // Reductions use shuffles of width min(lanes, 32), which keep the rows of a warp apart, and, for groups
 // wider than a warp, one value per warp through shared memory.
 //
-// Longer rows: tiles of 1 row x 16384 columns, one block of 1024 lanes each, and every tile is two work
-// items for a block. A totals item finds the tile's max and its sum relative to that max, stores them
-// and counts them in the row's counter; a write item waits for all the row's totals, merges them into
-// the row's (M, sum) and writes its tile of y, reading the tile a second time shortly after the totals
-// item did: from L2 rather than HBM. Blocks take items in launch order from a counter, and a row's totals
-// items all come before its write items: a write waits only for blocks that are already running.
+// Longer rows: a tile of rows has nothing to add once one row is longer than a block can hold; what
+// matters is spreading a few long rows over the whole GPU. Puzzle 3's solution does that (chunks of a
+// row on many blocks, each waiting in shared memory for its row's pair), and this one calls it.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+
+#include "online_softmax.cuh"
 
 namespace {
 
@@ -33,8 +32,8 @@ constexpr int kMinBlockThreads = 256;
 constexpr int kMaxLanes = 1024;
 constexpr int kCached = 16;  // values per lane, loaded together: all in flight at once
 constexpr int kStream = 4;   // values per lane per step beyond the cached ones (few: cached are still live)
-constexpr int kTileCols = kMaxLanes * kCached;  // 16384: the widest row a group holds, and a wide tile
-constexpr int kWideRowCols = 2 * kTileCols;     // longer rows than this are split into tiles
+constexpr int kGroupCols = kMaxLanes * kCached;  // 16384: the widest row a group holds in registers
+constexpr int kWideRowCols = 2 * kGroupCols;     // longer rows than this are split across blocks
 
 struct Max {
   static constexpr float identity = -INFINITY;
@@ -66,31 +65,6 @@ __device__ float group_reduce(float v, int lanes, Op op) {
 // e^(a - b), with e^(-inf - b) = 0 also for b = -inf (a lane or a row of the tile past the last row).
 __device__ float exp_minus(float a, float b) {
   return a == -INFINITY ? 0.0f : __expf(a - b);
-}
-
-// The kCached values of a lane: columns lane, lane + lanes, ... of `count`; -inf past the end, which
-// changes neither max nor sum. Returns their max. Each load instruction of a warp covers whole 32-byte
-// sectors, so every byte fetched is used.
-__device__ float load_lane(const float* x, int lane, int lanes, int count, float (&v)[kCached]) {
-  float lane_max = -INFINITY;
-#pragma unroll
-  for (int k = 0; k < kCached; ++k) {
-    const int c = lane + k * lanes;
-    v[k] = c < count ? x[c] : -INFINITY;
-    lane_max = fmaxf(lane_max, v[k]);
-  }
-  return lane_max;
-}
-
-// Replaces v by e^(v - max) and returns their sum.
-__device__ float exp_and_sum(float (&v)[kCached], float max) {
-  float sum = 0.0f;
-#pragma unroll
-  for (int k = 0; k < kCached; ++k) {
-    v[k] = exp_minus(v[k], max);
-    sum += v[k];
-  }
-  return sum;
 }
 
 // A row wider than a warp has a block of up to 1024 threads to itself; two such blocks per SM hide one's
@@ -153,125 +127,11 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
   for (int c = cached_cols + lane; c < cols; c += lanes) row_y[c] = __expf(row_x[c] - row_max) * inv_sum;
 }
 
-// Shared by the blocks of one wide-row launch; zeroed before it, but the totals.
-struct WideRowState {
-  unsigned* next_item;   // work items handed out so far
-  unsigned* tiles_done;  // per row: how many of its tiles' totals are stored
-  float* tile_max;       // per tile: its max and its sum of e^(x - max)
-  float* tile_sum;
-};
-
-// Work items in the order blocks take them: the totals of the first `lead` tiles, then by turns the
-// totals of tile lead + i and the write of tile i, then the last writes. lead >= tiles per row puts a
-// row's totals all before its writes.
-struct WorkItem {
-  bool write;
-  int tile;
-};
-__device__ WorkItem work_item(int taken, int tiles, int lead) {
-  if (taken < lead) return {false, taken};
-  const int turn = (taken - lead) / 2;
-  if (lead + turn >= tiles) return {true, taken - tiles};
-  return (taken - lead) % 2 == 0 ? WorkItem{false, lead + turn} : WorkItem{true, turn};
-}
-
-// The row's max and sum, in every lane of the calling warp, once all its tiles' totals are stored.
-__device__ void row_totals(const WideRowState& state, int row, int tiles_per_row, float& max, float& sum) {
-  const int lane = threadIdx.x % kWarp;
-  if (lane == 0) {
-    const volatile unsigned* done = state.tiles_done + row;
-    while (*done < static_cast<unsigned>(tiles_per_row)) __nanosleep(100);  // spare L2 the polling
-    __threadfence();  // the totals are read after the count that announced them
-  }
-  __syncwarp();
-  // __ldcg reads from L2: this SM's L1 may hold a stale copy of a line shared with another row's totals.
-  const float* maxima = state.tile_max + row * tiles_per_row;
-  const float* sums = state.tile_sum + row * tiles_per_row;
-  max = -INFINITY;
-  for (int t = lane; t < tiles_per_row; t += kWarp) max = fmaxf(max, __ldcg(maxima + t));
-  max = group_reduce(max, kWarp, Max{});
-  sum = 0.0f;
-  for (int t = lane; t < tiles_per_row; t += kWarp)
-    sum += __ldcg(sums + t) * exp_minus(__ldcg(maxima + t), max);
-  sum = group_reduce(sum, kWarp, Sum{});
-}
-
-__global__ void __launch_bounds__(kMaxLanes, 2)
-    wide_row_kernel(const float* __restrict__ x, float* __restrict__ y, int cols, int tiles_per_row,
-                    int tiles, int lead, WideRowState state) {
-  __shared__ int taken;
-  if (threadIdx.x == 0) taken = static_cast<int>(atomicAdd(state.next_item, 1u));
-  __syncthreads();
-  const WorkItem item = work_item(taken, tiles, lead);
-  const int row = item.tile / tiles_per_row, first_col = item.tile % tiles_per_row * kTileCols;
-  const size_t offset = static_cast<size_t>(row) * cols + first_col;
-  const int count = min(kTileCols, cols - first_col);
-
-  if (!item.write) {
-    float v[kCached];
-    const float max = group_reduce(load_lane(x + offset, threadIdx.x, kMaxLanes, count, v), kMaxLanes, Max{});
-    const float sum = group_reduce(exp_and_sum(v, max), kMaxLanes, Sum{});
-    if (threadIdx.x == 0) {
-      state.tile_max[item.tile] = max;
-      state.tile_sum[item.tile] = sum;
-      __threadfence();  // the totals are visible before the count that announces them
-      atomicAdd(state.tiles_done + row, 1u);
-    }
-    return;
-  }
-  float max, sum;
-  row_totals(state, row, tiles_per_row, max, sum);
-  const float inv_sum = 1.0f / sum;
-#pragma unroll
-  for (int k = 0; k < kCached; ++k) {
-    const int c = threadIdx.x + k * kMaxLanes;
-    // Streaming (evict-first) accesses: the tile's last read and y's write should not push out of L2 the
-    // tiles still waiting for their write items.
-    if (c < count) __stcs(y + offset + c, __expf(__ldcs(x + offset + c) - max) * inv_sum);
-  }
-}
-
-// The state's memory, kept between calls: a cudaMalloc and cudaFree per call would cost more than the
-// kernel (cudaFree waits for the GPU). Returns false if it cannot be had.
-bool wide_row_state(int rows, int tiles, WideRowState& state) {
-  static void* memory = nullptr;
-  static size_t capacity = 0;
-  const size_t counters = 1 + static_cast<size_t>(rows);
-  const size_t bytes = counters * sizeof(unsigned) + 2 * static_cast<size_t>(tiles) * sizeof(float);
-  if (bytes > capacity) {
-    cudaFree(memory);
-    memory = nullptr;
-    capacity = 0;
-    if (cudaMalloc(&memory, bytes) != cudaSuccess) return false;
-    capacity = bytes;
-  }
-  auto* counts = static_cast<unsigned*>(memory);
-  auto* totals = reinterpret_cast<float*>(counts + counters);
-  state = {counts, counts + 1, totals, totals + tiles};
-  return cudaMemsetAsync(memory, 0, counters * sizeof(unsigned)) == cudaSuccess;
-}
-
-void wide_row_softmax(const float* x, float* y, int rows, int cols) {
-  const int tiles_per_row = (cols + kTileCols - 1) / kTileCols;
-  const int tiles = rows * tiles_per_row;
-  WideRowState state;
-  if (!wide_row_state(rows, tiles, state)) return;  // the failed call is the error the caller sees
-  // A tile's write item trails its totals item by a row, so that the row's totals all come first, plus
-  // half of what the GPU runs at once, so that writes rarely wait (longer lags measured slower: the tile
-  // leaves L2 before its second read).
-  int device = 0, sms = 0, blocks_per_sm = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, wide_row_kernel, kMaxLanes, 0);
-  const int lead = std::min(tiles, tiles_per_row + sms * blocks_per_sm / 2);
-  wide_row_kernel<<<2 * tiles, kMaxLanes>>>(x, y, cols, tiles_per_row, tiles, lead, state);
-}
-
 }  // namespace
 
 void blocked_softmax(const float* x, float* y, int rows, int cols) {
   if (cols > kWideRowCols) {
-    wide_row_softmax(x, y, rows, cols);
+    online::split_row_softmax(x, y, rows, cols);
     return;
   }
   int lanes = 1;

@@ -95,6 +95,34 @@ TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
   CHECK(edited.child != first.child);
 }
 
+TEST_CASE("a header beside the file may hold kernels: its shared memory and launches are translated too") {
+  BuildFixture f;
+  const std::string kernels =
+      "#pragma once\n"
+      "__global__ void staged_copy(const float* x, float* y, int n) {\n"
+      "  __shared__ float staged[256];\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) staged[threadIdx.x] = x[i];\n"
+      "  __syncthreads();\n"
+      "  if (i < n) y[i] = staged[threadIdx.x];\n"
+      "}\n"
+      "inline void launch_copy(const float* x, float* y, int n) {\n"
+      "  staged_copy<<<(n + 255) / 256, 256>>>(x, y, n);\n"
+      "}\n";
+  write_atomically(f.dir.path() / "kernels.cuh", kernels);
+  const std::string text =
+      "#include \"kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
+      "(const float* x, float* y, int rows, int cols) { launch_copy(x, y, rows * cols); }\n";
+  const ChildBuild built = f.build(text);
+  INFO(built.info.log);
+  CHECK(built.info.ok);
+
+  write_atomically(f.dir.path() / "kernels.cuh", kernels + "int broken = ;\n");
+  const ChildBuild broken = f.build(text);
+  CHECK_FALSE(broken.info.ok);
+  CHECK(broken.info.log.find((f.dir.path() / "kernels.cuh").string() + ":12:") != std::string::npos);
+}
+
 TEST_CASE("pruning keeps the newest builds, recent ones and builds still being made by a live process") {
   namespace fs = std::filesystem;
   TempDir dir{"cli-prune-test-"};

@@ -27,9 +27,10 @@ for f in "$root"/solutions/[0-9][0-9]_*.cu; do
 done
 
 fresh() { rm -rf "$staging" && mkdir -p "$staging"; }
-put() { # put ID FILE [SUBDIR]: FILE as puzzle ID's file of the submission
+put() { # put ID FILE [SUBDIR]: FILE as puzzle ID's file of the submission, with the headers beside it
   mkdir -p "$staging/${3:-}"
   cp "$2" "$staging/${3:-}/$(puzzle_file "$1")"
+  for header in "$(dirname "$2")"/*.cuh; do cp "$header" "$staging/${3:-}/"; done
 }
 put_kernel() { # put_kernel ID FILE: a test kernel, in kernels/pNN/ beside the headers it includes (../p01/...)
   for header in "$root"/tests/kernels/p*/*.cuh; do

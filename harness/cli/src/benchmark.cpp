@@ -40,12 +40,12 @@ std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec
                                      const std::vector<int>& cases, const DeviceInfo& device,
                                      std::chrono::milliseconds case_timeout,
                                      std::optional<std::chrono::steady_clock::time_point> deadline) {
-  const auto solution_text = read_text(config.source_dir / "solutions" / puzzle.file);
-  if (!solution_text || cases.empty()) return {};
+  if (cases.empty() || !std::filesystem::exists(config.source_dir / "solutions" / puzzle.file)) return {};
+  const PuzzleSource source = load_source(puzzle, SourceKind::solution, config.source_dir);
   const auto cache_file = config.build_dir / "cache" / "perf.json";
   json cache = json::parse(read_text(cache_file).value_or("{}"), nullptr, false);
   if (!cache.is_object()) cache = json::object();
-  json& known = cache[device.name][hash_text(*solution_text)];
+  json& known = cache[device.name][source_hash(source)];
 
   std::map<int, double> times;
   std::vector<int> missing;
@@ -59,7 +59,6 @@ std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec
   }
   if (missing.empty()) return times;
 
-  const PuzzleSource source = load_source(puzzle, SourceKind::solution, config.source_dir);
   const ChildBuild build = build_child(config, puzzle, source, Backend::gpu);
   if (!build.info.ok) return times;
   for (const auto& [index, ms] : bench(build.child, puzzle.id, missing, case_timeout, deadline)) {

@@ -33,21 +33,36 @@ std::string mtime_of(const fs::path& file) {
   return ec ? "missing" : std::to_string(time.time_since_epoch().count());
 }
 
-// The text of the headers `text` includes with quotes, found beside `file`, and of theirs: a test kernel's
-// shared header or a baseline's changes the child as much as the file itself.
-void add_local_headers(ContentHash& hash, const fs::path& file, const std::string& text,
-                       std::vector<fs::path>& seen) {
+struct LocalHeader {
+  fs::path path;
+  std::string text;
+};
+
+// The headers `text` includes with quotes that lie beside `file`, and theirs, each once: a test kernel's
+// shared header or a solution's changes the child as much as the file itself.
+void add_local_headers(const fs::path& file, const std::string& text, std::vector<LocalHeader>& found) {
   static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re", std::regex::multiline);
   for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator();
        ++it) {
     const fs::path header = (file.parent_path() / (*it)[1].str()).lexically_normal();
-    if (std::find(seen.begin(), seen.end(), header) != seen.end()) continue;
-    seen.push_back(header);
-    const auto header_text = read_text(header);
+    const auto same = [&](const LocalHeader& h) { return h.path == header; };
+    if (std::find_if(found.begin(), found.end(), same) != found.end()) continue;
+    auto header_text = read_text(header);
     if (!header_text) continue;  // not beside the file: the compiler's search path, not ours to track
-    hash.add(header.string()).add(*header_text);
-    add_local_headers(hash, header, *header_text, seen);
+    found.push_back({header, std::move(*header_text)});
+    add_local_headers(header, found.back().text, found);
   }
+}
+
+std::vector<LocalHeader> local_headers(const PuzzleSource& source) {
+  std::vector<LocalHeader> found;
+  add_local_headers(source.file, source.text, found);
+  return found;
+}
+
+void add_source(ContentHash& hash, const PuzzleSource& source) {
+  hash.add(source.file.string()).add(source.text);
+  for (const auto& header : local_headers(source)) hash.add(header.path.string()).add(header.text);
 }
 
 // Everything that changes the child: the source (and its path, which debug info and messages name) with
@@ -56,9 +71,8 @@ void add_local_headers(ContentHash& hash, const fs::path& file, const std::strin
 std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Backend backend,
                       const std::vector<fs::path>& libraries) {
   ContentHash hash;
-  hash.add(to_string(backend)).add(source.file.string()).add(source.text);
-  std::vector<fs::path> seen;
-  add_local_headers(hash, source.file, source.text, seen);
+  hash.add(to_string(backend));
+  add_source(hash, source);
   hash.add(config.cxx.string())
       .add(config.sim_include_dir.string())
       .add(config.nvcc.string())
@@ -102,13 +116,24 @@ class BuildSteps {
 bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
   BuildSteps steps(info);
-  const auto translated = sim::translate_cuda(source.text, source.file.string());
-  if (!translated.errors.empty()) {
+  // Translates CUDA text into `to`; false (with the errors logged) if it cannot.
+  const auto translate = [&](const std::string& text, const fs::path& from, const fs::path& to) {
+    const auto translated = sim::translate_cuda(text, from.string());
     for (const auto& error : translated.errors) info.log += error + "\n";
-    return steps.fail("your file does not compile");
-  }
+    if (!translated.errors.empty()) return false;
+    fs::create_directories(to.parent_path());
+    write_atomically(to, translated.code);
+    return true;
+  };
   const fs::path cpp = dir / "learner.sim.cpp", object = dir / "learner.o";
-  write_atomically(cpp, translated.code);
+  if (!translate(source.text, source.file, cpp)) return steps.fail("your file does not compile");
+  // Headers beside the file may hold kernels too: their translations go to the same place relative to
+  // the translated file, where `#include "..."` looks first.
+  for (const auto& header : local_headers(source)) {
+    const fs::path relative = header.path.lexically_relative(source.file.parent_path());
+    if (relative.empty() || *relative.begin() == "..") continue;  // outside: compiled as it is
+    if (!translate(header.text, header.path, dir / relative)) return steps.fail("your file does not compile");
+  }
   if (!steps.run(sim_compile_command(config, source.file, cpp, object)))
     return steps.fail("your file does not compile");
   if (!steps.run(sim_link_command(config, object, libraries, dir / "child"))) {
@@ -137,6 +162,12 @@ bool build_in_progress(const fs::path& dir) {
 }
 
 }  // namespace
+
+std::string source_hash(const PuzzleSource& source) {
+  ContentHash hash;
+  add_source(hash, source);
+  return hash.hex();
+}
 
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                        Backend backend) {

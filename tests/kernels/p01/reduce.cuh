@@ -1,6 +1,6 @@
 // Correct block reductions shared by the puzzle-1 test kernels, so that each kernel shows only its
-// own bug. `scratch` is a __shared__ float[32] of the calling kernel (the simulator translates only
-// the checked file itself, so headers hold no __shared__ declarations).
+// own bug. `scratch` is a __shared__ float[32] of the calling kernel: the kernel under test owns its
+// shared memory.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -1,7 +1,7 @@
 // Correct passes of a block-per-row tiled softmax, shared by the puzzle-2 test kernels so that each
 // kernel shows only its own bug. `in` is the block's row of x; `scratch` is a __shared__ float[32] of
-// the calling kernel (headers hold no __shared__ declarations: the simulator translates only the
-// checked file). Every thread of the block must call them, and every thread gets the result.
+// the calling kernel (the kernel under test owns its shared memory). Every thread of the block must call
+// them, and every thread gets the result.
 #pragma once
 #include "../p01/reduce.cuh"
 

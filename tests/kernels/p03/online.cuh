@@ -1,8 +1,7 @@
 // Correct pieces of an online softmax shared by the puzzle-3 test kernels, so that each kernel shows
 // only its own bug: the (m, s) pair, its update and combine rules, and a block-per-row kernel body
 // that takes the update and the combine under test. `warp_m` and `warp_s` are __shared__ float[32]
-// arrays of the calling kernel (the simulator translates only the checked file, so headers hold no
-// __shared__ declarations).
+// arrays of the calling kernel: the kernel under test owns its shared memory.
 #pragma once
 #include <cuda_runtime.h>
 
