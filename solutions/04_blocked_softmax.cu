@@ -16,8 +16,8 @@
 // wider than a warp, one value per warp through shared memory.
 //
 // Longer rows: a tile of rows has nothing to add once one row is longer than a block can hold; what
-// matters is spreading a few long rows over the whole GPU. Puzzle 3's solution does that (chunks of a
-// row on many blocks, each waiting in shared memory for its row's pair), and this one calls it.
+// matters is spreading a few long rows over the whole GPU. online_softmax.cuh, shared with puzzle 3's
+// solution, does that (chunks of a row on many blocks, each waiting in shared memory for its row's pair).
 #include <cuda_runtime.h>
 
 #include <algorithm>

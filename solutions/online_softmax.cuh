@@ -110,7 +110,6 @@ struct ChunkScratch {
 };
 // Polls in a row with no pair published anywhere before a waiting block computes a missing pair itself.
 constexpr int kPatience = 64;
-constexpr int kPollSleepNs = 100;
 
 // A pair in one word, so that one store publishes it whole: no fence, no flag. The word 0 is
 // (m, s) = (+0, +0), which no set of values has (its max adds exp(0) = 1 to s): it means "not yet".
@@ -153,7 +152,7 @@ __device__ int await_row(const ChunkScratch& scratch, const Chunk& chunk, int ch
   const volatile unsigned long long* pairs = scratch.slots.pair + chunk.first;
   const volatile unsigned* published = scratch.published;
   unsigned seen = *published;
-  for (int still = 0;; __nanosleep(kPollSleepNs)) {  // the sleep leaves L2 to the loads
+  for (int still = 0;; __nanosleep(100)) {  // the sleep leaves L2 to the loads
     MaxSum acc;
     bool missing = false;
     for (int p = lane; p < chunks_per_row; p += kWarp) {

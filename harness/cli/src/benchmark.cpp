@@ -4,7 +4,6 @@
 
 #include "child_build.hpp"
 #include "child_runner.hpp"
-#include "content_hash.hpp"
 #include "file_io.hpp"
 #include "puzzle_source.hpp"
 #include "temp_dir.hpp"
