@@ -20,7 +20,6 @@
 // solution, does that (chunks of a row on many blocks, each waiting in shared memory for its row's pair).
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "online_softmax.cuh"

@@ -213,7 +213,8 @@ __device__ MaxSum row_pair(const ChunkScratch& scratch, const float* row_x, cons
 
 // A chunk's columns in pieces of kVec consecutive floats (kVec = 4: 16-byte copies and accesses, for
 // rows whose every chunk starts 16-byte aligned; 1 otherwise). Thread t owns pieces t, t + 256, ...:
-// it copies them, folds them and writes them, so only the pair's reduction needs the other threads.
+// it folds them and writes them (and copies them, unless the copy engine does), so only the pair's
+// reduction needs the other threads.
 template <int kVec>
 struct ChunkPieces {
   static constexpr int kPerThread = kChunkCols / (kChunkThreads * kVec);

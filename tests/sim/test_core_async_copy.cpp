@@ -83,6 +83,15 @@ void uncommitted_copy(const float* x, float* y) {
   y[threadIdx.x] = s[threadIdx.x];
 }
 
+// Runs kernel(x, y) as one warp with `shared_floats` floats of dynamic shared memory.
+Report run_warp(const char* name, void (*kernel)(const float*, float*), GuardedBuffer& x, GuardedBuffer& y,
+                size_t shared_floats) {
+  return checked([&] {
+    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), shared_floats * sizeof(float)), name,
+                  [=, px = x.get(), py = y.get()] { kernel(px, py); });
+  });
+}
+
 }  // namespace
 
 TEST_CASE("cp.async double buffering copies every tile once, with no findings") {
@@ -105,10 +114,7 @@ TEST_CASE("cp.async double buffering copies every tile once, with no findings") 
 
 TEST_CASE("cp.async: reading the destination before the wait reads what was there before") {
   GuardedBuffer x(iota_floats(32), "x"), y(32, "y");
-  const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), 32 * sizeof(float)), "read_before_wait",
-                  [=, px = x.get(), py = y.get()] { read_before_wait(px, py); });
-  });
+  const Report report = run_warp("read_before_wait", read_before_wait, x, y, 32);
   const auto found = of_kind(report, "shared_uninit_read");
   REQUIRE_MESSAGE(found.size() == 1, kinds(report));
   CHECK(found[0].line == kReadBeforeWaitLine);
@@ -117,19 +123,13 @@ TEST_CASE("cp.async: reading the destination before the wait reads what was ther
 
 TEST_CASE("cp.async: another thread's copy needs a barrier after the wait") {
   GuardedBuffer x(iota_floats(32), "x"), y(32, "y");
-  const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), 32 * sizeof(float)), "no_barrier_after_wait",
-                  [=, px = x.get(), py = y.get()] { no_barrier_after_wait(px, py); });
-  });
+  const Report report = run_warp("no_barrier_after_wait", no_barrier_after_wait, x, y, 32);
   CHECK_MESSAGE(!of_kind(report, "shared_race").empty(), kinds(report));
 }
 
 TEST_CASE("cp.async: zfill writes zeros for the last bytes and reads only the rest") {
   GuardedBuffer x(iota_floats(128), "x"), y(128, "y");
-  const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), 128 * sizeof(float)), "zero_filled_tail",
-                  [=, px = x.get(), py = y.get()] { zero_filled_tail(px, py); });
-  });
+  const Report report = run_warp("zero_filled_tail", zero_filled_tail, x, y, 128);
   CHECK_MESSAGE(report.findings.empty(), kinds(report));
   const std::vector<float> got = y.download();
   for (int i = 0; i < 128; ++i) CHECK(got[i] == (i % 4 < 2 ? static_cast<float>(i) : 0.0f));
@@ -139,10 +139,7 @@ TEST_CASE("cp.async: zfill writes zeros for the last bytes and reads only the re
 
 TEST_CASE("cp.async: a destination outside shared memory is an error") {
   GuardedBuffer x(iota_floats(32), "x"), y(32, "y");
-  const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), 0), "copy_to_global",
-                  [=, px = x.get(), py = y.get()] { copy_to_global(px, py); });
-  });
+  const Report report = run_warp("copy_to_global", copy_to_global, x, y, 0);
   const auto found = of_kind(report, "async_copy_bad_pointer");
   REQUIRE_MESSAGE(found.size() == 1, kinds(report));
   CHECK(found[0].severity == "error");
@@ -151,19 +148,13 @@ TEST_CASE("cp.async: a destination outside shared memory is an error") {
 
 TEST_CASE("cp.async: a 16-byte copy from an address not a multiple of 16 is misaligned") {
   GuardedBuffer x(iota_floats(256), "x"), y(32, "y");
-  const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), 128 * sizeof(float)), "misaligned_vector",
-                  [=, px = x.get(), py = y.get()] { misaligned_vector(px, py); });
-  });
+  const Report report = run_warp("misaligned_vector", misaligned_vector, x, y, 128);
   CHECK_MESSAGE(!of_kind(report, "misaligned_access").empty(), kinds(report));
 }
 
 TEST_CASE("cp.async: a wait covers committed batches only") {
   GuardedBuffer x(iota_floats(32), "x"), y(32, "y");
-  const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(32), 32 * sizeof(float)), "uncommitted_copy",
-                  [=, px = x.get(), py = y.get()] { uncommitted_copy(px, py); });
-  });
+  const Report report = run_warp("uncommitted_copy", uncommitted_copy, x, y, 32);
   CHECK_MESSAGE(report.findings.empty(), kinds(report));
   for (float v : y.download()) CHECK(v == -1.0f);
 }

@@ -13,11 +13,11 @@ struct ChildBuild {
   std::filesystem::path child;  // the program, when info.ok
 };
 
-// Reuses the child built earlier from the same source text, flags and libraries. Compile and link errors
-// come back in the result; EnvironmentError when a compiler or a harness library is missing.
 // The source's text, path and local headers: what a build, or a time measured with it, depends on.
 std::string source_hash(const PuzzleSource& source);
 
+// Reuses the child built earlier from the same source text, flags and libraries. Compile and link errors
+// come back in the result; EnvironmentError when a compiler or a harness library is missing.
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                        Backend backend);
 
