@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "busy_wait.hpp"
 #include "cuda_error.hpp"
 
 namespace puzzle::child {
@@ -82,7 +83,8 @@ cudaError_t time_launcher(const protocol::Job& job, const LaunchArgs& args,
   const Events events;
   // One timed run: error check, warm-up and the estimate that sizes the rest.
   const auto timed_run = [&](float& ms) {
-    cudaError_t error = cudaEventRecord(events.start);
+    cudaError_t error = enqueue_busy_wait();
+    if (error == cudaSuccess) error = cudaEventRecord(events.start);
     if (error == cudaSuccess) {
       puzzle_call_launcher(rotation.sets[next++ % copies]);
       error = cudaEventRecord(events.stop);

@@ -78,6 +78,27 @@ TEST_CASE("the reference solution builds once, then the build is reused") {
   CHECK(edited.child != first.child);
 }
 
+TEST_CASE("the child key names the build's folder and changes with a rebuilt harness library") {
+  // Solution timings are cached under this key: a harness that times differently must not reuse them.
+  BuildFixture f;
+  const auto file = f.dir.path() / "learner.cu";
+  write_atomically(file, *read_text(f.config.source_dir / "solutions" / f.spec.file));
+  const PuzzleSource source = load_source(f.spec, SourceKind::file, f.config.source_dir, file);
+  const ChildBuild built = build_child(f.config, f.spec, source, Backend::sim);
+  REQUIRE(built.info.ok);
+  const std::string key = child_key(f.config, f.spec, source, Backend::sim);
+  CHECK(built.child.parent_path().filename() == key);
+
+  // A copy of the core library, so that the real build's stays untouched, then "rebuilt" (newer mtime).
+  const auto copy = f.dir.path() / "libpuzzle_core.a";
+  std::filesystem::copy_file(f.config.libraries.at("puzzle_core"), copy);
+  f.config.libraries["puzzle_core"] = copy;
+  const std::string with_copy = child_key(f.config, f.spec, source, Backend::sim);
+  CHECK(with_copy != key);
+  std::filesystem::last_write_time(copy, std::filesystem::last_write_time(copy) + std::chrono::seconds(5));
+  CHECK(child_key(f.config, f.spec, source, Backend::sim) != with_copy);
+}
+
 TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
   BuildFixture f;
   const auto solution = read_text(f.config.source_dir / "solutions" / f.spec.file);

@@ -109,8 +109,8 @@ void print_bench_header(std::ostream& out, Style style, const BenchReport& repor
     if (report.device.copy_gbps) out << ", copy bandwidth " << fixed(*report.device.copy_gbps, 0) << " GB/s";
     const protocol::Job timing;
     out << "\ntiming:  median of " << timing.reps << " runs after " << timing.warmup
-        << " warm-ups (fewer for a kernel slower than 100 ms), inputs rotated through more than 3x the L2 "
-           "cache\n";
+        << " warm-ups (fewer for a kernel slower than 100 ms), each queued behind a busy-wait so that the "
+           "launch is not timed, inputs rotated through more than 3x the L2 cache\n";
   }
   out.flush();
 }

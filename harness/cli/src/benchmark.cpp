@@ -44,7 +44,7 @@ std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec
   const auto cache_file = config.build_dir / "cache" / "perf.json";
   json cache = json::parse(read_text(cache_file).value_or("{}"), nullptr, false);
   if (!cache.is_object()) cache = json::object();
-  json& known = cache[device.name][source_hash(source)];
+  json& known = cache[device.name][child_key(config, puzzle, source, Backend::gpu)];
 
   std::map<int, double> times;
   std::vector<int> missing;

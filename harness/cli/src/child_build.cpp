@@ -27,12 +27,6 @@ constexpr size_t kBuildsKeptPerPuzzle = 8;
 constexpr auto kRecentUse = std::chrono::minutes(10);
 constexpr const char* kScratchSuffix = ".tmp-";
 
-std::string mtime_of(const fs::path& file) {
-  std::error_code ec;
-  const auto time = fs::last_write_time(file, ec);
-  return ec ? "missing" : std::to_string(time.time_since_epoch().count());
-}
-
 struct LocalHeader {
   fs::path path;
   std::string text;
@@ -78,9 +72,9 @@ std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Bac
       .add(config.nvcc.string())
       .add(config.cuda_arch);
   for (const auto& flag : config.sim_kernel_flags) hash.add(flag);
-  for (const auto& lib : libraries) hash.add(lib.string()).add(mtime_of(lib));
+  for (const auto& lib : libraries) hash.add(lib.string()).add(modification_stamp(lib));
   if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
-    hash.add(mtime_of(translator->second));
+    hash.add(modification_stamp(translator->second));
   }
   return hash.hex();
 }
@@ -163,10 +157,10 @@ bool build_in_progress(const fs::path& dir) {
 
 }  // namespace
 
-std::string source_hash(const PuzzleSource& source) {
-  ContentHash hash;
-  add_source(hash, source);
-  return hash.hex();
+std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                      Backend backend) {
+  return std::string(to_string(backend)) + "-" +
+         cache_key(config, source, backend, child_libraries(config, backend, puzzle.id));
 }
 
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
@@ -182,8 +176,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   const auto libraries = child_libraries(config, backend, puzzle.id);
 
   const fs::path puzzle_dir = config.build_dir / "checks" / puzzle.slug;
-  const fs::path dir =
-      puzzle_dir / (std::string(to_string(backend)) + "-" + cache_key(config, source, backend, libraries));
+  const fs::path dir = puzzle_dir / child_key(config, puzzle, source, backend);
   ChildBuild build;
   build.child = dir / "child";
   if (fs::exists(build.child)) {

@@ -13,8 +13,10 @@ struct ChildBuild {
   std::filesystem::path child;  // the program, when info.ok
 };
 
-// The source's text, path and local headers: what a build, or a time measured with it, depends on.
-std::string source_hash(const PuzzleSource& source);
+// What a child built from `source` depends on: the source's text, path and local headers, the tools and
+// flags, and the harness libraries. A time measured with that child holds while the key does.
+std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                      Backend backend);
 
 // Reuses the child built earlier from the same source text, flags and libraries. Compile and link errors
 // come back in the result; EnvironmentError when a compiler or a harness library is missing.

@@ -22,13 +22,18 @@ std::optional<std::string> compute_capability(const json& probe) {
   return std::nullopt;
 }
 
+// The figure first measured on this device by this build of the probe: a rebuilt probe may time the copy
+// differently, so it measures afresh.
 std::optional<double> cached_copy_gbps(const BuildConfig& config, const DeviceInfo& device) {
   const auto file = config.build_dir / "cache" / "device.json";
   const json cache = json::parse(read_text(file).value_or("{}"), nullptr, false);
-  if (!cache.is_object() || !cache.contains(device.name)) {
+  const std::string probe = modification_stamp(config.probe);
+  const bool known = cache.is_object() && cache.contains(device.name) && cache[device.name].is_object() &&
+                     cache[device.name].value("probe", "") == probe;
+  if (!known) {
     if (!device.copy_gbps) return std::nullopt;
     json updated = cache.is_object() ? cache : json::object();
-    updated[device.name] = {{"copy_gbps", *device.copy_gbps}};
+    updated[device.name] = {{"copy_gbps", *device.copy_gbps}, {"probe", probe}};
     write_atomically(file, updated.dump(2) + "\n");
     return device.copy_gbps;
   }

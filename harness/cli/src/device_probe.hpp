@@ -14,8 +14,8 @@ struct GpuProbe {
   DeviceInfo device;
 };
 
-// The copy bandwidth is the figure from the first probe of this device (build/cache/device.json), so that
-// "% of copy" does not drift with each run's measurement noise.
+// The copy bandwidth is the figure from the first probe of this device by this build of the probe
+// (build/cache/device.json), so that "% of copy" does not drift with each run's measurement noise.
 GpuProbe probe_gpu(const BuildConfig& config);
 
 struct BackendChoice {

@@ -17,6 +17,12 @@ std::optional<std::string> read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
+std::string modification_stamp(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto time = std::filesystem::last_write_time(file, ec);
+  return ec ? "missing" : std::to_string(time.time_since_epoch().count());
+}
+
 std::string read_clipped(const std::filesystem::path& file, size_t head, size_t tail) {
   std::error_code ec;
   const uintmax_t size = std::filesystem::file_size(file, ec);

@@ -8,6 +8,9 @@ namespace puzzle::cli {
 
 std::optional<std::string> read_text(const std::filesystem::path& file);  // nullopt if unreadable
 
+// The file's last-modified time as text ("missing" if there is none): a rebuilt program gets a new one.
+std::string modification_stamp(const std::filesystem::path& file);
+
 // The first `head` and the last `tail` bytes of a file that may be huge (a kernel printing from every
 // thread), with a line saying how much was left out between them. Empty if unreadable.
 std::string read_clipped(const std::filesystem::path& file, size_t head, size_t tail);
