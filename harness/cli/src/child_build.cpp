@@ -54,19 +54,14 @@ std::vector<LocalHeader> local_headers(const PuzzleSource& source) {
   return found;
 }
 
-void add_source(ContentHash& hash, const PuzzleSource& source) {
-  hash.add(source.file.string()).add(source.text);
-  for (const auto& header : local_headers(source)) hash.add(header.path.string()).add(header.text);
-}
-
 // Everything that changes the child: the source (and its path, which debug info and messages name) with
 // its local headers, the tools and flags, the libraries, and the simulator's translator (linked into this
-// program).
+// program). "<backend>-<hash>": the name of the child's folder.
 std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Backend backend,
                       const std::vector<fs::path>& libraries) {
   ContentHash hash;
-  hash.add(to_string(backend));
-  add_source(hash, source);
+  hash.add(to_string(backend)).add(source.file.string()).add(source.text);
+  for (const auto& header : local_headers(source)) hash.add(header.path.string()).add(header.text);
   hash.add(config.cxx.string())
       .add(config.sim_include_dir.string())
       .add(config.nvcc.string())
@@ -76,7 +71,7 @@ std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Bac
   if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
     hash.add(modification_stamp(translator->second));
   }
-  return hash.hex();
+  return std::string(to_string(backend)) + "-" + hash.hex();
 }
 
 void require_tool(const fs::path& tool, const std::string& what) {
@@ -159,8 +154,7 @@ bool build_in_progress(const fs::path& dir) {
 
 std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                       Backend backend) {
-  return std::string(to_string(backend)) + "-" +
-         cache_key(config, source, backend, child_libraries(config, backend, puzzle.id));
+  return cache_key(config, source, backend, child_libraries(config, backend, puzzle.id));
 }
 
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
@@ -176,7 +170,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   const auto libraries = child_libraries(config, backend, puzzle.id);
 
   const fs::path puzzle_dir = config.build_dir / "checks" / puzzle.slug;
-  const fs::path dir = puzzle_dir / child_key(config, puzzle, source, backend);
+  const fs::path dir = puzzle_dir / cache_key(config, source, backend, libraries);
   ChildBuild build;
   build.child = dir / "child";
   if (fs::exists(build.child)) {
