@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "puzzles/puzzles.hpp"
+#include "families/puzzles.hpp"
 
 namespace puzzle {
 
@@ -12,6 +12,14 @@ const std::vector<PuzzleSpec>& all_puzzles() {
                                                   puzzles::online_softmax(), puzzles::blocked_softmax(),
                                                   puzzles::flash_forward(),  puzzles::flash_backward()};
   return puzzles;
+}
+
+std::string puzzle_folder(const PuzzleSpec& puzzle) {
+  return "puzzles/" + puzzle.file.substr(0, puzzle.file.rfind('.'));
+}
+
+std::string stub_path(const PuzzleSpec& puzzle) {
+  return puzzle_folder(puzzle) + "/" + puzzle.file;
 }
 
 const PuzzleSpec* find_puzzle(int id) {

@@ -49,8 +49,8 @@ struct PuzzleSpec {
   std::string slug;       // "row_softmax"
   std::string title;      // "Row softmax"
   std::string summary;    // one sentence
-  std::string file;       // "01_row_softmax.cu", the same name under puzzles/ and solutions/
-  std::string docs;       // "docs/01_row_softmax.md"
+  std::string file;       // "01_row_softmax.cu": the stub in its folder, a solution, a graded submission
+  std::string docs;       // "puzzles/01_row_softmax/README.md"
   std::string signature;  // the launcher, exactly as the file must define it
   std::vector<BufferSpec> inputs;
   std::vector<BufferSpec> outputs;
@@ -76,6 +76,10 @@ struct PuzzleSpec {
 };
 
 const std::vector<PuzzleSpec>& all_puzzles();
+// Where a puzzle lives, relative to the repository: puzzles/01_row_softmax/ holds its stub, spec, docs
+// page and solutions.
+std::string puzzle_folder(const PuzzleSpec& puzzle);  // "puzzles/01_row_softmax"
+std::string stub_path(const PuzzleSpec& puzzle);      // "puzzles/01_row_softmax/01_row_softmax.cu"
 const PuzzleSpec* find_puzzle(int id);
 const PuzzleSpec* find_puzzle(const std::string& id_or_slug);  // "1", "01", "row_softmax"
 

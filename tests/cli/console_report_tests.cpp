@@ -45,7 +45,7 @@ TEST_CASE("the plain console report: header, one line per case, the failure in d
   const std::string text = render(Style(false));
   CHECK(text.find('\033') == std::string::npos);
   CHECK(text.find("puzzle 1: Row softmax\n") != std::string::npos);
-  CHECK(text.find("file:    puzzles/01_row_softmax.cu\n") != std::string::npos);
+  CHECK(text.find("file:    puzzles/01_row_softmax/01_row_softmax.cu\n") != std::string::npos);
   CHECK(text.find("backend: simulator (no GPU found)\n") != std::string::npos);
   CHECK(text.find("seed:    42 (reproduce with --seed 42)\n") != std::string::npos);
   CHECK(text.find("build:   ok in 1.5 s\n") != std::string::npos);
@@ -64,7 +64,7 @@ TEST_CASE("the plain console report: header, one line per case, the failure in d
   CHECK(text.find("  | hello from the kernel") != std::string::npos);
   CHECK(text.find("FAILED: 1/2 cases passed, score 1/2 (1 more need a GPU)") != std::string::npos);
   CHECK(text.find("`puzzle hint 1`") != std::string::npos);
-  CHECK(text.find("docs/01_row_softmax.md") != std::string::npos);
+  CHECK(text.find("puzzles/01_row_softmax/README.md") != std::string::npos);
 }
 
 TEST_CASE("colour marks the statuses, which are words either way") {

@@ -94,7 +94,7 @@ TEST_CASE("next: the first puzzle not passed, its file and guide; all passed say
   CHECK(next_command(f.config, Style(false), out) == 0);
   const puzzle::PuzzleSpec& second = puzzle::all_puzzles()[1];
   CHECK(out.str().find("Next: puzzle 2, " + second.title) != std::string::npos);
-  CHECK(out.str().find("puzzles/" + second.file) != std::string::npos);
+  CHECK(out.str().find(puzzle::stub_path(second)) != std::string::npos);
   CHECK(out.str().find(second.docs) != std::string::npos);
 
   for (const auto& p : puzzle::all_puzzles()) f.record(p.id, PuzzleStatus::passed);
@@ -150,7 +150,7 @@ TEST_CASE("reset: the committed stub comes back, the learner's file is kept in .
   }
   LearnerFixture f;
   const puzzle::PuzzleSpec& spec = *puzzle::find_puzzle(1);
-  const auto file = f.dir.path() / "puzzles" / spec.file;
+  const auto file = f.dir.path() / puzzle::stub_path(spec);
   write_atomically(file, "// the stub\n");
   const auto git = [&](std::vector<std::string> args) {
     args.insert(args.begin(),

@@ -13,7 +13,7 @@ inline const PuzzleSpec& fixture_puzzle() {
     p.slug = "row_softmax";
     p.title = "Row softmax";
     p.file = "01_row_softmax.cu";
-    p.docs = "docs/01_row_softmax.md";
+    p.docs = "puzzles/01_row_softmax/README.md";
     p.cases = {{.name = "4x5", .params = {{"rows", 4}, {"cols", 5}}},
                {.name = "127x129", .params = {{"rows", 127}, {"cols", 129}}},
                {.name = "4096x4096", .params = {{"rows", 4096}, {"cols", 4096}}, .perf = true, .sim = false}};
@@ -31,7 +31,7 @@ inline CheckReport fixture_report() {
   report.device.name = "CPU simulator";
   report.exit_code = 1;
 
-  PuzzleReport p{.spec = &spec, .file = "/repo/puzzles/01_row_softmax.cu", .source = SourceKind::learner};
+  PuzzleReport p{.spec = &spec, .file = "/repo/puzzles/01_row_softmax/01_row_softmax.cu", .source = SourceKind::learner};
   p.status = PuzzleStatus::failed;
   p.build = {.ok = true, .seconds = 1.5, .log = ""};
   p.program_stdout = "hello from the kernel\n";

@@ -40,7 +40,7 @@ put_kernel() { # put_kernel ID FILE: a test kernel, in kernels/pNN/ beside the h
   put "$1" "$2" "kernels/$(basename "$(dirname "$2")")"
 }
 solution() { echo "$root/solutions/$(puzzle_file "$1")"; }
-stub() { echo "$root/puzzles/$(puzzle_file "$1")"; }
+stub() { local name; name="$(puzzle_file "$1")"; echo "$root/puzzles/${name%.cu}/$name"; }
 expected_status() { grep -m1 '^// expect:' "$1" | awk '{print $3}'; }
 
 submissions=0

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "puzzles/attention_family.hpp"
+#include "families/attention_family.hpp"
 #include "registry.hpp"
 
 namespace fp32 {

@@ -12,7 +12,7 @@
 #include "case_data.hpp"
 #include "judge_trial.hpp"
 #include "protocol.hpp"
-#include "puzzles/attention_family.hpp"
+#include "families/attention_family.hpp"
 #include "verdict.hpp"
 
 using namespace puzzle;

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "puzzles/attention_backward_reference.hpp"
+#include "families/attention_backward_reference.hpp"
 
 using namespace puzzle::puzzles::attention;
 

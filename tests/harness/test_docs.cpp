@@ -34,7 +34,7 @@ TEST_CASE("every puzzle's files and docs agree with the registry") {
   const std::string index = read("docs/README.md");
   for (const PuzzleSpec& p : all_puzzles()) {
     CAPTURE(p.slug);
-    const std::string stub = read("puzzles/" + p.file);
+    const std::string stub = read(stub_path(p));
     const std::string solution = read("solutions/" + p.file);
     const std::string page = read(p.docs);
     const std::string page_name = std::filesystem::path(p.docs).filename().string();

@@ -36,7 +36,8 @@ TEST_CASE("row_softmax is described completely") {
   const PuzzleSpec& p = *find_puzzle(1);
   CHECK(p.slug == "row_softmax");
   CHECK(p.file == "01_row_softmax.cu");
-  CHECK(p.docs == "docs/01_row_softmax.md");
+  CHECK(p.docs == "puzzles/01_row_softmax/README.md");
+  CHECK(stub_path(p) == "puzzles/01_row_softmax/01_row_softmax.cu");
   CHECK(p.signature == "void row_softmax(const float* x, float* y, int rows, int cols)");
   REQUIRE(p.inputs.size() == 1);
   REQUIRE(p.outputs.size() == 1);
@@ -170,7 +171,7 @@ TEST_CASE("puzzles 2-4 are described completely, with cases that fit their contr
     CHECK(p.id == want.id);
     CHECK(find_puzzle(want.id) == found);
     CHECK(p.file == stem + ".cu");
-    CHECK(p.docs == "docs/" + stem + ".md");
+    CHECK(p.docs == "puzzles/" + stem + "/README.md");
     CHECK(p.signature == "void " + want.slug + "(const float* x, float* y, int rows, int cols)");
     CHECK(p.traffic_budget == want.traffic);
     CHECK(p.line_budget == want.lines);

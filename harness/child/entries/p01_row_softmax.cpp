@@ -1,6 +1,6 @@
 #include "entries/softmax_launcher.hpp"
 
-// The learner's launcher, exactly as puzzles/01_row_softmax.cu defines it.
+// The learner's launcher, exactly as puzzles/01_row_softmax/01_row_softmax.cu defines it.
 void row_softmax(const float* x, float* y, int rows, int cols);
 
 void puzzle_call_launcher(const LaunchArgs& args) {

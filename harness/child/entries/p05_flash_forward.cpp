@@ -1,7 +1,7 @@
 #include "entry.hpp"
-#include "puzzles/attention_family.hpp"
+#include "families/attention_family.hpp"
 
-// The learner's launcher, exactly as puzzles/05_flash_forward.cu defines it.
+// The learner's launcher, exactly as puzzles/05_flash_forward/05_flash_forward.cu defines it.
 void flash_fwd(const float* q, const float* k, const float* v, float* o, float* lse, int bh, int n_q, int n_k,
                int d, float scale, bool causal);
 

@@ -1,7 +1,7 @@
 #include "entry.hpp"
-#include "puzzles/attention_family.hpp"
+#include "families/attention_family.hpp"
 
-// The learner's launcher, exactly as puzzles/06_flash_backward.cu defines it.
+// The learner's launcher, exactly as puzzles/06_flash_backward/06_flash_backward.cu defines it.
 void flash_bwd(const float* q, const float* k, const float* v, const float* o, const float* lse,
                const float* dout, float* dq, float* dk, float* dv, int bh, int n_q, int n_k, int d,
                float scale, bool causal);

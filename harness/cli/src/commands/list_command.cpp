@@ -1,0 +1,55 @@
+#include <algorithm>
+
+#include "commands.hpp"
+#include "errors.hpp"
+#include "learner_progress.hpp"
+#include "registry.hpp"
+#include "text_format.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+std::string best_figure(const PuzzleProgress& p) {
+  if (p.best_tflops) return fixed(*p.best_tflops, 1) + " TFLOP/s";
+  if (p.best_gbps) return fixed(*p.best_gbps, 1) + " GB/s";
+  return "-";
+}
+
+Tone tone_of(const std::string& standing) {
+  if (standing == "passed") return Tone::good;
+  return standing == "failed" ? Tone::bad : Tone::dim;
+}
+
+}  // namespace
+
+int list_command(const BuildConfig& config, Style style, std::ostream& out) {
+  const ProgressStore progress(progress_file(config.source_dir));
+  size_t title_width = 6, file_width = 4;
+  for (const auto& p : all_puzzles()) {
+    title_width = std::max(title_width, p.title.size());
+    file_width = std::max(file_width, p.file.size());
+  }
+  out << style(padded(" #", 4) + padded("puzzle", title_width + 2) + padded("file", file_width + 2) +
+                   padded("cases", 7) + padded("status", 11) + padded("last check", 12) + "best (GPU)",
+               Tone::bold)
+      << "\n";
+  for (const auto& p : all_puzzles()) {
+    const PuzzleProgress mine = progress.get(p.id);
+    const std::string where = standing(mine);
+    out << padded((p.id < 10 ? " " : "") + std::to_string(p.id), 4) << padded(p.title, title_width + 2)
+        << padded(p.file, file_width + 2) << padded(std::to_string(p.cases.size()), 7)
+        << style(padded(where, 11), tone_of(where))
+        << padded(mine.date.empty() ? "-" : mine.date.substr(0, 10), 12) << best_figure(mine) << "\n";
+  }
+  const int total = static_cast<int>(all_puzzles().size());
+  out << "\n" << progress_bar(passed_puzzles(progress), total, kProgressBarWidth) << "\n";
+  if (const PuzzleSpec* next = next_puzzle(progress)) {
+    out << "Next: `puzzle check " << next->id << "` (" << stub_path(*next)
+        << "); `puzzle next` says more.\n";
+  } else {
+    out << "Every puzzle passed.\n";
+  }
+  return kExitPassed;
+}
+
+}  // namespace puzzle::cli

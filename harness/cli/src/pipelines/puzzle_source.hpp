@@ -1,0 +1,24 @@
+// Which puzzle and which file a command is about.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "check_report.hpp"
+#include "registry.hpp"
+
+namespace puzzle::cli {
+
+// The puzzle named by "1", "01" or "row_softmax"; UsageError listing the puzzles otherwise.
+const PuzzleSpec& lookup_puzzle(const std::string& id_or_slug);
+
+struct PuzzleSource {
+  std::filesystem::path file;
+  SourceKind kind = SourceKind::learner;
+  std::string text;
+};
+
+// puzzles/NN_slug/<file>, solutions/<file> or `explicit_file`, read now. UsageError if it cannot be read.
+PuzzleSource load_source(const PuzzleSpec& puzzle, SourceKind kind, const std::filesystem::path& source_dir,
+                         const std::filesystem::path& explicit_file = {});
+
+}  // namespace puzzle::cli

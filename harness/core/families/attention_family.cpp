@@ -1,0 +1,118 @@
+// The shared parts of an attention puzzle's spec: shape, buffers, case builders, FLOPs, scratch rule.
+#include "families/attention_family.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace puzzle::puzzles::attention {
+
+// One tolerance for o and lse. A right float32 kernel's error comes mostly from the scores: s = scale * q.k
+// is rounded to ~|s| * 6e-8 per operation, and p = exp(s - lse) moves by that much relative. With
+// ordinary scores (|s| < ~5) o is off by ~1e-6; on the large_logits cases (|s| up to ~150) by up to 5e-5
+// where o cancels (measured: the solution on the simulator over seeds 1-8, and the float32 emulation in
+// tests/harness/test_attention.cpp). v ~ N(0, 1), so atol = 1.5e-4 holds that with a margin of 3; rtol
+// covers lse (up to ~150, off by ~5e-5) and o's large elements. Wrong kernels miss by far more: one key
+// too many or too few moves o by ~|v| / n_k (>= 1.5e-3 at the 640 keys of the longest simulator rows) and
+// lse by ~1 / n_k; a missed rescale or normalization by whole factors; lse in base 2 by 44%.
+const Tolerance kTolerance = {.atol = 1.5e-4, .rtol = 1e-4};
+
+const char* const kScratchBudget =
+    "O(bh * n * d) extra device memory, a few buffers the size of q, k, v and o at most: FlashAttention's "
+    "point is never to store the n_q x n_k matrix of scores or probabilities";
+
+int64_t Shape::visible_keys(int64_t query) const {
+  return causal ? std::clamp<int64_t>(query + diagonal + 1, 0, n_k) : n_k;
+}
+
+double scale_of(const Params& p) {
+  const auto milli = p.find("scale_milli");
+  return milli != p.end() ? static_cast<double>(milli->second) / 1000
+                          : 1 / std::sqrt(static_cast<double>(p.at("d")));
+}
+
+Shape shape_of(const Params& p) {
+  const int64_t n_q = p.at("n_q"), n_k = p.at("n_k");
+  return {.bh = p.at("bh"),
+          .n_q = n_q,
+          .n_k = n_k,
+          .d = p.at("d"),
+          .causal = p.at("causal") != 0,
+          .scale = scale_of(p),
+          .diagonal = n_k - n_q};
+}
+
+TestCase sized(int64_t bh, int64_t n_q, int64_t n_k, int64_t d, bool causal, std::string about) {
+  return {.name = std::to_string(bh) + "x" + std::to_string(n_q) + "x" + std::to_string(n_k) + "x" +
+                  std::to_string(d) + (causal ? "_causal" : ""),
+          .params = {{"bh", bh}, {"n_q", n_q}, {"n_k", n_k}, {"d", d}, {"causal", causal ? 1 : 0}},
+          .input_kind = "random",
+          .about = std::move(about)};
+}
+
+TestCase of_kind(std::string kind, std::string name, TestCase test) {
+  test.input_kind = std::move(kind);
+  test.name = std::move(name);
+  return test;
+}
+
+TestCase with_scale_milli(int64_t scale_milli, std::string name, TestCase test) {
+  test.params["scale_milli"] = scale_milli;
+  test.name = std::move(name);
+  return test;
+}
+
+TestCase gpu_only(TestCase test) {
+  test.sim = false;
+  return test;
+}
+
+TestCase timed(TestCase test) {
+  test.perf = true;
+  return gpu_only(std::move(test));
+}
+
+namespace {
+
+std::string head_and(const Params& p, int64_t i, int64_t rows, const char* row_name, bool with_dim) {
+  const int64_t d = with_dim ? p.at("d") : 1;
+  std::string where =
+      "head " + std::to_string(i / (rows * d)) + ", " + row_name + " " + std::to_string(i / d % rows);
+  return with_dim ? where + ", dim " + std::to_string(i % d) : where;
+}
+
+}  // namespace
+
+BufferSpec query_buffer(std::string name) {
+  return {.name = std::move(name),
+          .elements = [](const Params& p) { return p.at("bh") * p.at("n_q") * p.at("d"); },
+          .locate = [](const Params& p, int64_t i) { return head_and(p, i, p.at("n_q"), "query", true); },
+          .row_length = [](const Params& p) { return p.at("d"); }};
+}
+
+BufferSpec key_buffer(std::string name) {
+  return {.name = std::move(name),
+          .elements = [](const Params& p) { return p.at("bh") * p.at("n_k") * p.at("d"); },
+          .locate = [](const Params& p, int64_t i) { return head_and(p, i, p.at("n_k"), "key", true); },
+          .row_length = [](const Params& p) { return p.at("d"); }};
+}
+
+BufferSpec row_buffer(std::string name) {
+  return {.name = std::move(name),
+          .elements = [](const Params& p) { return p.at("bh") * p.at("n_q"); },
+          .locate = [](const Params& p, int64_t i) { return head_and(p, i, p.at("n_q"), "query", false); },
+          .row_length = [](const Params& p) { return p.at("n_q"); }};
+}
+
+double forward_flops(const Params& p) {
+  const Shape s = shape_of(p);
+  const double full = 4.0 * static_cast<double>(s.bh * s.n_q * s.n_k * s.d);
+  return s.causal ? full / 2 : full;
+}
+
+double max_scratch_bytes(const Params& p) {
+  // Four buffers of (n_q + n_k) rows of d + 1 floats per head, and 64 KiB for small fixed-size needs.
+  const Shape s = shape_of(p);
+  return 4.0 * static_cast<double>(s.bh * (s.n_q + s.n_k) * (s.d + 1)) * sizeof(float) + 65536;
+}
+
+}  // namespace puzzle::puzzles::attention

@@ -1,0 +1,266 @@
+// Puzzle 5's diagnoses. Most bugs of a flash-attention forward kernel give outputs that are exactly right
+// for a slightly different problem (another causal diagonal, another scale) or that relate to the right
+// ones row by row (o times l, lse in base 2): each diagnosis tests one such hypothesis on every wrong row.
+#include "families/flash_forward_diagnoses.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "compare.hpp"
+#include "format.hpp"
+#include "families/attention_family.hpp"
+
+namespace puzzle::puzzles {
+namespace {
+
+using attention::Shape;
+
+// The case's outputs and answers, one query row (d values of o, one lse) at a time.
+struct Rows {
+  const CaseEvidence& e;
+  Shape shape;
+  int64_t count() const { return shape.bh * shape.n_q; }
+  const float* o(int64_t row) const { return (*e.outputs)[0].data() + row * shape.d; }
+  float lse(int64_t row) const { return (*e.outputs)[1][row]; }
+  const double* want_o(int64_t row) const { return (*e.expected)[0].data() + row * shape.d; }
+  double want_lse(int64_t row) const { return (*e.expected)[1][row]; }
+  bool ok(float got, double want) const {
+    return compare_element(got, want, e.puzzle->tolerance) == Outcome::ok;
+  }
+  bool o_ok(int64_t row) const {
+    for (int64_t c = 0; c < shape.d; ++c) {
+      if (!ok(o(row)[c], want_o(row)[c])) return false;
+    }
+    return true;
+  }
+  bool lse_ok(int64_t row) const { return ok(lse(row), want_lse(row)); }
+  // The largest score row `row` sees, in double (-inf for a row that sees none).
+  double max_score(int64_t row) const {
+    std::vector<double> s(shape.n_k);
+    attention::scores(shape, (*e.inputs)[0].data(), (*e.inputs)[1].data(), row / shape.n_q, row % shape.n_q,
+                      s.data());
+    return *std::max_element(s.begin(), s.end());
+  }
+};
+
+// Whether `holds` is true of every row that is wrong, and some row is.
+template <class Holds>
+bool every_wrong_row(const Rows& rows, Holds holds) {
+  bool any = false;
+  for (int64_t r = 0; r < rows.count(); ++r) {
+    if (rows.o_ok(r) && rows.lse_ok(r)) continue;
+    if (!holds(r)) return false;
+    any = true;
+  }
+  return any;
+}
+
+// The outputs are right, within tolerance, for the problem `other` instead of the case's. Head by head,
+// so that a wrong hypothesis costs one head's reference, not the whole case's.
+bool right_for(const Rows& rows, const Shape& other) {
+  const Buffers& in = *rows.e.inputs;
+  Shape head = other;
+  head.bh = 1;
+  const int64_t q_size = other.n_q * other.d, k_size = other.n_k * other.d;
+  std::vector<double> o(q_size), lse(other.n_q);
+  for (int64_t h = 0; h < other.bh; ++h) {
+    attention::forward(head, in[0].data() + h * q_size, in[1].data() + h * k_size, in[2].data() + h * k_size,
+                       o.data(), lse.data());
+    for (int64_t i = 0; i < other.n_q; ++i) {
+      const int64_t row = h * other.n_q + i;
+      if (!rows.ok(rows.lse(row), lse[i])) return false;
+      for (int64_t c = 0; c < other.d; ++c) {
+        if (!rows.ok(rows.o(row)[c], o[i * other.d + c])) return false;
+      }
+    }
+  }
+  return true;
+}
+
+void wrong_mask(const Rows& rows, std::vector<Diagnosis>& out) {
+  const Shape& shape = rows.shape;
+  if (!shape.causal) return;
+  const std::string rule =
+      "query i sees key j iff j <= i + n_k - n_q (here i + " + std::to_string(shape.diagonal) + ")";
+  Shape top_left = shape;
+  top_left.diagonal = 0;
+  if (shape.diagonal != 0 && right_for(rows, top_left)) {
+    out.push_back({"causal_top_left",
+                   "the outputs are right for a causal mask aligned top-left (query i sees keys j <= i) but "
+                   "n_q = " +
+                       std::to_string(shape.n_q) + " and n_k = " + std::to_string(shape.n_k) +
+                       ": the mask is aligned bottom-right, so that the last query sees every key: " + rule});
+    return;
+  }
+  for (const int64_t shift : {-1, 1}) {
+    Shape shifted = shape;
+    shifted.diagonal += shift;
+    if (!right_for(rows, shifted)) continue;
+    out.push_back({"causal_off_by_one",
+                   std::string("the outputs are right for a causal mask one key ") +
+                       (shift > 0 ? "wider (each query also sees the key after its diagonal)"
+                                  : "narrower (each query misses the key on its diagonal)") +
+                       ": " + rule + ". Compare with <= rather than <, and mind the tile offsets"});
+    return;
+  }
+}
+
+void hard_coded_scale(const Rows& rows, std::vector<Diagnosis>& out) {
+  Shape usual = rows.shape;
+  usual.scale = 1 / std::sqrt(static_cast<double>(usual.d));
+  if (std::abs(usual.scale - rows.shape.scale) < 1e-9 || !right_for(rows, usual)) return;
+  out.push_back(
+      {"scale_hard_coded", "the outputs are right for scale = 1/sqrt(d) = " + format_number(usual.scale, 4) +
+                               ", but this case passes scale = " + format_number(rows.shape.scale, 4) +
+                               ": multiply the scores by the `scale` argument"});
+}
+
+// exp overflows float above ~88.7; scores far below zero make every exp(s) 0 and l = 0, which is what a
+// running max that starts at 0 instead of -inf gives.
+void missing_running_max(const Rows& rows, std::vector<Diagnosis>& out) {
+  double highest = 0, lowest = 0;  // the blown-up rows' most extreme max scores, each side of zero
+  const auto blown_up = [&](int64_t r) {
+    bool finite = std::isfinite(rows.lse(r)) || std::isinf(rows.want_lse(r));
+    for (int64_t c = 0; c < rows.shape.d; ++c) finite &= std::isfinite(rows.o(r)[c]);
+    if (finite) return false;
+    const double m = rows.max_score(r);  // -inf for a row that sees no key: another bug (empty_rows)
+    if (!std::isfinite(m) || std::abs(m) <= 87) return false;
+    highest = std::max(highest, m);
+    lowest = std::min(lowest, m);
+    return true;
+  };
+  if (!every_wrong_row(rows, blown_up)) return;
+  const std::string fix =
+      "Keep a running max m of each row's scores, starting at -inf (not 0), and use exp(s - m), rescaling l "
+      "and O by exp(m_old - m_new) when m grows";
+  if (highest == 0) {
+    out.push_back(
+        {"missing_running_max", "inf or NaN only in rows whose scores are all far below zero (a max of " +
+                                    format_number(lowest, 4) +
+                                    "): exp(s) underflows to 0 for every key, so l = 0. " + fix});
+  } else {
+    out.push_back({"missing_running_max", "inf or NaN only in rows whose scores reach |s| = " +
+                                              format_number(std::max(highest, -lowest), 4) +
+                                              ": exp(s) overflows float above 88.7. " + fix});
+  }
+}
+
+void lse_wrong_base(const Rows& rows, std::vector<Diagnosis>& out) {
+  const double log2e = std::numbers::log2e;
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    if (!rows.o_ok(r)) return false;
+    const double m = rows.max_score(r), want = rows.want_lse(r);
+    return rows.ok(rows.lse(r), want * log2e) || rows.ok(rows.lse(r), m + (want - m) * log2e);
+  });
+  if (!explained) return;
+  out.push_back({"lse_wrong_base",
+                 "o is right, and lse is the logsumexp in base 2 (or m + log2(l)): lse must be the natural "
+                 "log, m + logf(l). With exp2f and scores in base-2 units (s * log2(e)), convert back: "
+                 "lse = ln(2) * (m + log2(l))"});
+}
+
+void o_not_normalized(const Rows& rows, std::vector<Diagnosis>& out) {
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    if (!rows.lse_ok(r) || !std::isfinite(rows.want_lse(r))) return false;
+    const double l = std::exp(rows.want_lse(r) - rows.max_score(r));  // the row's sum of exp(s - m)
+    for (int64_t c = 0; c < rows.shape.d; ++c) {
+      if (!rows.ok(static_cast<float>(rows.o(r)[c] / l), rows.want_o(r)[c])) return false;
+    }
+    return true;
+  });
+  if (!explained) return;
+  out.push_back({"o_not_normalized",
+                 "lse is right and every wrong row of o is the answer times that row's l, the sum of "
+                 "exp(s - m): O was never divided by l. Divide once, after the last key tile"});
+}
+
+// The least specific diagnosis: flash_forward_diagnoses asks it only when no other one fits.
+void o_not_rescaled(const Rows& rows, std::vector<Diagnosis>& out) {
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    if (!rows.lse_ok(r)) return false;
+    for (int64_t c = 0; c < rows.shape.d; ++c) {
+      if (!std::isfinite(rows.o(r)[c])) return false;  // NaN, inf or never written: something else
+    }
+    return true;
+  });
+  if (!explained) return;
+  out.push_back({"o_not_rescaled",
+                 "lse is right on every row, so the running max m and sum l are; o is wrong. The usual "
+                 "cause: when a tile raises the max from m_old to m_new, l is rescaled by exp(m_old - "
+                 "m_new) but the accumulator O is not (it must be, with the same factor, before P V is "
+                 "added). Otherwise check how V is read"});
+}
+
+// Keys with score 0 and v = 0 (a zero-filled tile past n_k) added to a row: l grows to l + extra, so
+// lse grows by log(1 + extra / l) and o shrinks by the same factor.
+void key_tail_unmasked(const Rows& rows, std::vector<Diagnosis>& out) {
+  bool whole_keys = true;  // every row's sum grew by a whole number of exp(0) = 1 terms
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    const double grew = static_cast<double>(rows.lse(r)) - rows.want_lse(r);
+    if (!(grew > 0) || !std::isfinite(grew) || rows.lse_ok(r)) return false;
+    for (int64_t c = 0; c < rows.shape.d; ++c) {
+      if (!rows.ok(static_cast<float>(rows.o(r)[c] * std::exp(grew)), rows.want_o(r)[c])) return false;
+    }
+    // sum_j exp(s_j) grew by `extra`: whole keys of score 0 add 1 each, a sum l that missed a rescale adds
+    // a fraction. Where float's lse cannot resolve a unit (large scores), the keys stay the likelier cause.
+    const double extra = std::exp(rows.want_lse(r)) * std::expm1(grew);
+    const double noise = std::exp(static_cast<double>(rows.lse(r))) * (1e-6 + 2e-7 * std::abs(rows.lse(r)));
+    whole_keys &= noise > 0.25 || (extra > 0.5 && std::abs(extra - std::round(extra)) < 0.1 + noise);
+    return true;
+  });
+  if (!explained) return;
+  if (!whole_keys) {
+    out.push_back({"l_not_rescaled",
+                   "lse too large and o too small by the same factor on every wrong row: the sum l is larger "
+                   "than the sum of exp(s - m). When a tile raises the max from m_old to m_new, rescale l "
+                   "by exp(m_old - m_new), as you do O, before adding the tile's exp(s - m_new)"});
+    return;
+  }
+  out.push_back({"key_tail_unmasked",
+                 "wrong rows look as if extra keys with v = 0 were added to them: lse too large, o too small "
+                 "by the same factor. n_k = " +
+                     std::to_string(rows.shape.n_k) +
+                     ": are the keys past n_k in the last tile (loaded as zeros, score 0) given the score "
+                     "-INFINITY before the max and exp?"});
+}
+
+void empty_rows(const Rows& rows, std::vector<Diagnosis>& out) {
+  const Shape& s = rows.shape;
+  if (!s.causal || s.n_q <= s.n_k) return;
+  bool any_nan = false;
+  const bool only_empty = every_wrong_row(rows, [&](int64_t r) {
+    for (int64_t c = 0; c < s.d; ++c) any_nan |= std::isnan(rows.o(r)[c]);
+    any_nan |= std::isnan(rows.lse(r));
+    return s.visible_keys(r % s.n_q) == 0;
+  });
+  if (!only_empty) return;
+  out.push_back(
+      {"empty_rows_wrong",
+       "only the rows that see no key are wrong: with causal and n_q > n_k, queries 0.." +
+           std::to_string(s.n_q - s.n_k - 1) +
+           " of each head see none (j <= i + n_k - n_q < 0). They must get o = 0 and lse = -INFINITY " +
+           (any_nan ? "(l = 0 there: o = O / l is 0/0 = NaN, so test l or skip the row)"
+                    : "(these rows got finite values: with a finite mask value such as -1e30 or -FLT_MAX, "
+                      "exp(mask - m) is 1 where every key is masked and the row averages v; mask with "
+                      "-INFINITY, or test whether the row sees any key)")});
+}
+
+}  // namespace
+
+void flash_forward_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  if (!e.checks[0].available || !e.checks[1].available) return;
+  if (e.checks[0].mismatches + e.checks[1].mismatches == 0) return;
+  const Rows rows{e, attention::shape_of(e.test->params)};
+  const size_t before = out.size();
+  missing_running_max(rows, out);
+  empty_rows(rows, out);
+  wrong_mask(rows, out);
+  hard_coded_scale(rows, out);
+  lse_wrong_base(rows, out);
+  o_not_normalized(rows, out);
+  key_tail_unmasked(rows, out);
+  if (out.size() == before) o_not_rescaled(rows, out);
+}
+
+}  // namespace puzzle::puzzles
