@@ -30,6 +30,7 @@ struct BenchOptions {
   std::string puzzle;
   BackendRequest backend = BackendRequest::automatic;
   bool solution = false;  // time the reference solution (and baseline) only, not puzzles/<file>
+  bool ladder = false;    // time every version of the solution ladder (and the baseline), one column each
   std::optional<std::filesystem::path> file;
   std::optional<std::filesystem::path> json;
   std::optional<std::filesystem::path> svg;  // the chart; .puzzle/bench_<NN>.svg when absent
