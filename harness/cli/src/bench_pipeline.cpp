@@ -53,8 +53,8 @@ std::vector<BenchKernel> kernels_to_time(const BenchOptions& options, const Puzz
       kernels.push_back({.label = version.stem().string(), .source = SourceKind::solution, .file = version});
   } else {
     if (options.file) {
-      kernels.push_back({.label = options.file->filename().string(), .source = SourceKind::file,
-                         .file = *options.file});
+      kernels.push_back(
+          {.label = options.file->filename().string(), .source = SourceKind::file, .file = *options.file});
     } else if (!options.solution) {
       kernels.push_back({.label = "yours", .source = SourceKind::learner});
     }
@@ -168,7 +168,8 @@ void count_traffic(const BenchOptions& options, const BuildConfig& config, Bench
     throw UsageError(
         "--shape names a GPU bench shape; the simulator counts traffic on the test cases instead");
   if (options.ladder)
-    throw UsageError("--ladder times the versions on a GPU; on the simulator, `--file` counts the traffic of one");
+    throw UsageError(
+        "--ladder times the versions on a GPU; on the simulator, `--file` counts the traffic of one");
   const SourceKind kind = options.file       ? SourceKind::file
                           : options.solution ? SourceKind::solution
                                              : SourceKind::learner;

@@ -22,7 +22,8 @@ std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle,
   for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
     const std::string name = entry.path().filename().string();
     const size_t digits = name.find_first_not_of("0123456789");
-    if (digits == 0 || digits == std::string::npos || name[digits] != '_' || entry.path().extension() != ".cu")
+    if (digits == 0 || digits == std::string::npos || name[digits] != '_' ||
+        entry.path().extension() != ".cu")
       continue;
     versions.emplace_back(std::stoi(name.substr(0, digits)), entry.path());
   }

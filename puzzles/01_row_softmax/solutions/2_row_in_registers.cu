@@ -1,7 +1,8 @@
 // Puzzle 1 · Row softmax — version 2: a block sized to the row.
-// Over 1_clear.cu: just enough warps that 16 values per thread cover the row (32 threads for a row of
-// 512, not 1024), so short rows leave no thread idle and more blocks fit on an SM; one division per
-// row (y = e * (1 / s)); the block reductions come from block_reduce.cuh, shared with puzzle 2.
+// Over 1_clear.cu: 16 values per thread (not 64) and just enough warps to cover the row (32 threads for
+// 512 columns, 1024 for 16384), so short rows leave no thread idle, fewer registers let more blocks
+// share an SM, and long rows get more threads; one division per row (y = e * (1 / s)); the block
+// reductions come from block_reduce.cuh, shared with puzzle 2.
 // The spec is in the stub, 01_row_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // One block per row. Every thread keeps its share of the row in registers, so x is read once and

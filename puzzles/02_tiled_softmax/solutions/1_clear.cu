@@ -12,22 +12,22 @@
 
 constexpr int kThreads = 1024;  // a tile: 1024 consecutive columns, one per thread
 
-// a + b, or max(a, b): the two reductions the softmax needs.
-__device__ float combine(float a, float b, bool is_max) {
-  return is_max ? fmaxf(a, b) : a + b;
+// Every lane of the warp gets the max (or the sum) of the 32 lanes' values: a butterfly of shuffles.
+__device__ float warp_reduce(float v, bool is_max) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const float other = __shfl_xor_sync(0xffffffffu, v, offset);
+    v = is_max ? fmaxf(v, other) : v + other;
+  }
+  return v;
 }
 
 // Every thread of the block gets the max (or the sum) of all the block's values.
 __device__ float block_reduce(float v, bool is_max) {
   __shared__ float per_warp[kThreads / 32];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  for (int offset = 16; offset > 0; offset /= 2)  // each warp: a butterfly, all 32 lanes get the result
-    v = combine(v, __shfl_xor_sync(0xffffffffu, v, offset), is_max);
-  if (lane == 0) per_warp[warp] = v;  // one value per warp into shared memory
+  v = warp_reduce(v, is_max);                                 // each warp on its own ...
+  if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = v;  // ... posts one value ...
   __syncthreads();
-  v = per_warp[lane];  // every warp reduces the 32 warps' values (32 = kThreads / 32)
-  for (int offset = 16; offset > 0; offset /= 2)
-    v = combine(v, __shfl_xor_sync(0xffffffffu, v, offset), is_max);
+  v = warp_reduce(per_warp[threadIdx.x % 32], is_max);  // ... and all reduce the 32 posted
   __syncthreads();  // per_warp is reused by the next call: wait until every warp has read it
   return v;
 }

@@ -2,7 +2,7 @@
 // Over 1_clear.cu: rows whose length is a multiple of 4 are read and written as float4 (a quarter of the
 // load instructions for the same bytes), each loop is unrolled 4 times (several loads in flight per
 // thread), and the block is only as wide as a short row needs.
-// The spec is in puzzles/02_tiled_softmax.cu; the walk-through is docs/02_tiled_softmax.md.
+// The spec is in the stub, 02_tiled_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // One block per row, which is up to 1,048,576 floats (4 MiB): far more than a block's registers or
 // shared memory. So the block walks the row tile by tile, one tile being blockDim.x vectors, three

@@ -3,7 +3,7 @@
 // 8 values); the first 16384 columns of a row stay in registers between the passes, and the rest of
 // pass 2 runs from the end of the row back (L2 hits); two blocks of 1024 threads per SM; rows longer than
 // 32768 columns go to split_rows.cuh, which spreads their chunks over the whole GPU.
-// The spec is in puzzles/03_online_softmax.cu; the walk-through is docs/03_online_softmax.md.
+// The spec is in the stub, 03_online_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // The online recurrence: a running (m, s), m the max so far and s = sum of exp(x - m). A bigger value
 // rescales s: s = s * exp(m_old - m_new) + exp(x - m_new). Two pairs combine the same way, in any order.

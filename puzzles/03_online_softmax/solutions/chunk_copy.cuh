@@ -1,6 +1,6 @@
 // How split_rows.cuh's blocks hold a chunk of a row: its columns in pieces (folded into the chunk's
 // pair, then written as y), and how a chunk gets into shared memory: the copy engine on Hopper, cp.async
-// elsewhere. The walk-through is docs/03_online_softmax.md ("Rows longer than a block").
+// elsewhere. The walk-through is puzzle 3's docs page ("Rows longer than a block").
 #pragma once
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
@@ -99,7 +99,7 @@ struct PieceCopier {
 // Hopper (sm_90): one thread hands the whole chunk to the copy engine (TMA), which moves it while the
 // threads do other work: cuda::memcpy_async of a multiple of 16 bytes compiles to one cp.async.bulk.
 // Each stage has a barrier whose phase ends once every thread has arrived and the chunk has landed.
-// On an H100 this took 32x1048576 from 82% to 86% of the copy bandwidth (docs/03_online_softmax.md).
+// On an H100 this took 32x1048576 from 82% to 86% of the copy bandwidth (puzzle 3's docs page).
 struct BulkCopier {
   using Barrier = cuda::barrier<cuda::thread_scope_block>;
   __device__ void start(int i, float* stage, const float* chunk_x, int length) {

@@ -1,5 +1,5 @@
 // A kernel for rows too long for one block: chunks of a row spread over the whole GPU. Shared by
-// puzzle 3's and puzzle 4's version 2; the walk-through is docs/03_online_softmax.md ("Rows longer than
+// puzzle 3's and puzzle 4's version 2; the walk-through is puzzle 3's docs page ("Rows longer than
 // a block"). The (max, sum) pair and its rules are in online_pair.cuh.
 //
 // Long rows: one block per row would leave most of the GPU idle (32 rows of a million columns are 32

@@ -3,7 +3,7 @@
 // registers), so x is read from memory once when the row fits; the group agrees on the max, then the sum
 // (two plain reductions, fewer registers than merging pairs); rows longer than 32768 columns go to
 // puzzle 3's split_rows.cuh, which spreads their chunks over the whole GPU.
-// The spec is in puzzles/04_blocked_softmax.cu; the walk-through is docs/04_blocked_softmax.md.
+// The spec is in the stub, 04_blocked_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // Rows of up to 32768 columns: a group of `lanes` consecutive threads owns one row, and a block is a tile
 // of blockDim.x / lanes rows. The launcher picks the fewest lanes (a power of two, 1 to 1024) whose

@@ -3,7 +3,7 @@
 // read from shared memory, where the 4 x 4 tiles leave the SM waiting on shared memory), the warps
 // sharing each product between them, and the next Q and dO tiles prefetched into registers
 // (d128_tiles.cuh). d = 16, 32 and 64 keep version 2's kernel.
-// The spec is in puzzles/06_flash_backward.cu; the walk-through is docs/06_flash_backward.md.
+// The spec is in the stub, 06_flash_backward.cu; the walk-through is the puzzle's docs page.
 #include "d128_tiles.cuh"
 
 void flash_bwd(const float* q, const float* k, const float* v, const float* o, const float* lse,

@@ -1,4 +1,4 @@
-// Puzzle 6's d = 128 kernel, used by 3_d128_tiles.cu; the walk-through is docs/06_flash_backward.md.
+// Puzzle 6's d = 128 kernel, used by 3_d128_tiles.cu; the walk-through is the puzzle's docs page.
 //
 // Shared memory hands an SM 128 bytes (32 floats) per cycle, and the SM does 128 FMAs per cycle: a
 // thread that does fewer than 4 FMAs per float it reads from shared memory waits on shared memory. The

@@ -1,5 +1,5 @@
 // Puzzle 6's register-tile backward: the pieces both fast versions use (2_register_tiles.cu at every d,
-// 3_d128_tiles.cu below d = 128). The walk-through is docs/06_flash_backward.md.
+// 3_d128_tiles.cu below d = 128). The walk-through is the puzzle's docs page.
 //
 // Three steps, on one stream:
 //   1. dq = 0 (cudaMemsetAsync): the main kernel adds into it.
