@@ -18,6 +18,20 @@ using namespace puzzle::cli;
 namespace {
 
 // The real tools and libraries, but children built under a directory of the test's own.
+// A header with a kernel that uses shared memory: the simulator runs it only once translated.
+constexpr const char* kStagedCopyHeader =
+    "#pragma once\n"
+    "__global__ void staged_copy(const float* x, float* y, int n) {\n"
+    "  __shared__ float staged[256];\n"
+    "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) staged[threadIdx.x] = x[i];\n"
+    "  __syncthreads();\n"
+    "  if (i < n) y[i] = staged[threadIdx.x];\n"
+    "}\n"
+    "inline void launch_copy(const float* x, float* y, int n) {\n"
+    "  staged_copy<<<(n + 255) / 256, 256>>>(x, y, n);\n"
+    "}\n";
+
 struct BuildFixture {
   TempDir dir{"cli-build-test-"};
   BuildConfig config = [this] {
@@ -119,18 +133,7 @@ TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
 
 TEST_CASE("a header beside the file may hold kernels: its shared memory and launches are translated too") {
   BuildFixture f;
-  const std::string kernels =
-      "#pragma once\n"
-      "__global__ void staged_copy(const float* x, float* y, int n) {\n"
-      "  __shared__ float staged[256];\n"
-      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) staged[threadIdx.x] = x[i];\n"
-      "  __syncthreads();\n"
-      "  if (i < n) y[i] = staged[threadIdx.x];\n"
-      "}\n"
-      "inline void launch_copy(const float* x, float* y, int n) {\n"
-      "  staged_copy<<<(n + 255) / 256, 256>>>(x, y, n);\n"
-      "}\n";
+  const std::string kernels = kStagedCopyHeader;
   write_atomically(f.dir.path() / "kernels.cuh", kernels);
   const std::string text =
       "#include \"kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
@@ -149,19 +152,11 @@ TEST_CASE("a header in a sibling folder is translated for the simulator too") {
   // Puzzle 4's version 2 includes ../../03_online_softmax/solutions/split_rows.cuh, whose kernels use
   // shared memory: only a translated copy runs them on the simulator.
   BuildFixture f;
-  write_atomically(f.dir.path() / "shared" / "kernels.cuh",
-                   "#pragma once\n"
-                   "__global__ void staged_copy(const float* x, float* y, int n) {\n"
-                   "  __shared__ float staged[256];\n"
-                   "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                   "  if (i < n) staged[threadIdx.x] = x[i];\n"
-                   "  __syncthreads();\n"
-                   "  if (i < n) y[i] = staged[threadIdx.x];\n"
-                   "}\n");
+  write_atomically(f.dir.path() / "shared" / "kernels.cuh", kStagedCopyHeader);
   const auto file = f.dir.path() / "solutions" / "2_fast.cu";
-  write_atomically(file, "#include \"../shared/kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
-                             "(const float* x, float* y, int rows, int cols) {\n"
-                             "  staged_copy<<<(rows * cols + 255) / 256, 256>>>(x, y, rows * cols);\n}\n");
+  write_atomically(
+      file, "#include \"../shared/kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
+                "(const float* x, float* y, int rows, int cols) { launch_copy(x, y, rows * cols); }\n");
   const ChildBuild built = build_child(
       f.config, f.spec, load_source(f.spec, SourceKind::file, f.config.source_dir, file), Backend::sim);
   INFO(built.info.log);
