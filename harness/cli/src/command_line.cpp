@@ -40,8 +40,9 @@ void add_check(CLI::App& app, Command& command) {
   check->add_option("puzzle", o.puzzle, "Puzzle number or name, e.g. 1 or row_softmax")->required();
   add_backend_option(*check, o.backend);
   add_seed_option(*check, o.seed, "Seed for the random inputs (printed on every run)");
-  auto* solution = check->add_flag(
-      "--solution", o.solution, "Check the clear reference solution (solutions/1_clear.cu) instead of yours");
+  auto* solution =
+      check->add_flag("--solution", o.solution,
+                      "Check the clear reference solution (NN_slug/solutions/1_clear.cu) instead of yours");
   check->add_option("--file", o.file, "Check this file instead of puzzles/<file>")->excludes(solution);
   check->add_option("--json", o.json, "Also write a machine-readable report to this file");
   check->add_option("--timeout", o.timeout_s, "Seconds per case (default: 10 on a GPU, 60 on the simulator)")
