@@ -46,11 +46,11 @@ struct CaseEvidence;  // defined in verdict.hpp: what a puzzle's diagnose() may 
 
 struct PuzzleSpec {
   int id = 0;
-  std::string slug;     // "row_softmax"
-  std::string title;    // "Row softmax"
-  std::string summary;  // one sentence
-  std::string file;  // "01_row_softmax.cu" under puzzles/; its stem names the folder puzzles/01_row_softmax/
-  std::string docs;  // "docs/01_row_softmax.md"
+  std::string slug;       // "row_softmax"
+  std::string title;      // "Row softmax"
+  std::string summary;    // one sentence
+  std::string file;       // "01_row_softmax.cu"; its stem names the folder of its solutions
+  std::string docs;       // "docs/01_row_softmax.md"
   std::string signature;  // the launcher, exactly as the file must define it
   std::vector<BufferSpec> inputs;
   std::vector<BufferSpec> outputs;
