@@ -307,7 +307,6 @@ __global__ void __launch_bounds__(kThreads, 1) flash_bwd_kernel(BackwardArgs arg
   }
 }
 
-
 }  // namespace d128
 
 }  // namespace

@@ -257,7 +257,6 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(BackwardArgs args) 
   store_keys<D>(args.dv + k_head * D, k0, args.n_k, row, column, dv);
 }
 
-
 // D_i = sum_c dO[i][c] * O[i][c]: one warp per row of the bh * n_q rows.
 __global__ void delta_kernel(const float* o, const float* dout, float* delta, int rows, int d) {
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
