@@ -38,7 +38,11 @@ fi
 # Self-test: the reference solutions must get full marks in this image, with the secret seed the students'
 # grades will use.
 check="$(mktemp -d)"
-PUZZLE_RESULTS_DIR="$check" PUZZLE_SUBMISSION_DIR="$source_dir/solutions" \
+solutions="$(mktemp -d)"  # each puzzle's clear solution (it stands alone) under the name a submission has
+for clear in "$source_dir"/puzzles/[0-9][0-9]_*/solutions/1_clear.cu; do
+  cp "$clear" "$solutions/$(basename "$(dirname "$(dirname "$clear")")").cu"
+done
+PUZZLE_RESULTS_DIR="$check" PUZZLE_SUBMISSION_DIR="$solutions" \
   bash "$source_dir/grading/gradescope/run_autograder"
 python3 - "$check/results.json" <<'PY'
 import json, sys

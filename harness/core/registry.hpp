@@ -49,7 +49,8 @@ struct PuzzleSpec {
   std::string slug;       // "row_softmax"
   std::string title;      // "Row softmax"
   std::string summary;    // one sentence
-  std::string file;       // "01_row_softmax.cu": the stub in its folder, a solution, a graded submission
+  std::string file;       // "01_row_softmax.cu": the stub in its folder NN_slug/ (which also holds the
+                          // solutions/ ladder), a graded submission
   std::string docs;       // "puzzles/01_row_softmax/README.md"
   std::string signature;  // the launcher, exactly as the file must define it
   std::vector<BufferSpec> inputs;

@@ -54,6 +54,9 @@ TEST_CASE("bench options") {
   CHECK(o.backend == BackendRequest::gpu);
   CHECK_FALSE(o.solution);
   CHECK(parse({"bench", "3", "--solution", "--file", "x.cu"}).exit_code == 2);
+  CHECK(parse({"bench", "3", "--ladder"}).command->bench.ladder);
+  CHECK(parse({"bench", "3", "--ladder", "--solution"}).exit_code == 2);
+  CHECK(parse({"bench", "3", "--ladder", "--file", "x.cu"}).exit_code == 2);
   CHECK(parse({"bench"}).exit_code == 2);
 }
 

@@ -7,6 +7,7 @@
 
 #include "build_config.hpp"
 #include "child_build.hpp"
+#include "errors.hpp"
 #include "file_io.hpp"
 #include "link_errors.hpp"
 #include "puzzle_source.hpp"
@@ -17,6 +18,20 @@ using namespace puzzle::cli;
 namespace {
 
 // The real tools and libraries, but children built under a directory of the test's own.
+// A header with a kernel that uses shared memory: the simulator runs it only once translated.
+constexpr const char* kStagedCopyHeader =
+    "#pragma once\n"
+    "__global__ void staged_copy(const float* x, float* y, int n) {\n"
+    "  __shared__ float staged[256];\n"
+    "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) staged[threadIdx.x] = x[i];\n"
+    "  __syncthreads();\n"
+    "  if (i < n) y[i] = staged[threadIdx.x];\n"
+    "}\n"
+    "inline void launch_copy(const float* x, float* y, int n) {\n"
+    "  staged_copy<<<(n + 255) / 256, 256>>>(x, y, n);\n"
+    "}\n";
+
 struct BuildFixture {
   TempDir dir{"cli-build-test-"};
   BuildConfig config = [this] {
@@ -61,7 +76,7 @@ TEST_CASE("a launcher with the wrong parameter types: 'your file must define <si
 
 TEST_CASE("the reference solution builds once, then the build is reused") {
   BuildFixture f;
-  const auto solution = read_text(f.config.source_dir / "solutions" / f.spec.file);
+  const auto solution = read_text(solution_ladder(f.spec, f.config.source_dir).front());
   REQUIRE(solution);
   const ChildBuild first = f.build(*solution);
   INFO(first.info.log);
@@ -82,7 +97,7 @@ TEST_CASE("the child key names the build's folder and changes with a rebuilt har
   // Solution timings are cached under this key: a harness that times differently must not reuse them.
   BuildFixture f;
   const auto file = f.dir.path() / "learner.cu";
-  write_atomically(file, *read_text(f.config.source_dir / "solutions" / f.spec.file));
+  write_atomically(file, *read_text(solution_ladder(f.spec, f.config.source_dir).front()));
   const PuzzleSource source = load_source(f.spec, SourceKind::file, f.config.source_dir, file);
   const ChildBuild built = build_child(f.config, f.spec, source, Backend::sim);
   REQUIRE(built.info.ok);
@@ -101,7 +116,7 @@ TEST_CASE("the child key names the build's folder and changes with a rebuilt har
 
 TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
   BuildFixture f;
-  const auto solution = read_text(f.config.source_dir / "solutions" / f.spec.file);
+  const auto solution = read_text(solution_ladder(f.spec, f.config.source_dir).front());
   REQUIRE(solution);
   write_atomically(f.dir.path() / "helpers.cuh", "// version 1\n");
   const std::string text = "#include \"helpers.cuh\"\n" + *solution;
@@ -118,18 +133,7 @@ TEST_CASE("editing a header the file includes with quotes rebuilds the child") {
 
 TEST_CASE("a header beside the file may hold kernels: its shared memory and launches are translated too") {
   BuildFixture f;
-  const std::string kernels =
-      "#pragma once\n"
-      "__global__ void staged_copy(const float* x, float* y, int n) {\n"
-      "  __shared__ float staged[256];\n"
-      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) staged[threadIdx.x] = x[i];\n"
-      "  __syncthreads();\n"
-      "  if (i < n) y[i] = staged[threadIdx.x];\n"
-      "}\n"
-      "inline void launch_copy(const float* x, float* y, int n) {\n"
-      "  staged_copy<<<(n + 255) / 256, 256>>>(x, y, n);\n"
-      "}\n";
+  const std::string kernels = kStagedCopyHeader;
   write_atomically(f.dir.path() / "kernels.cuh", kernels);
   const std::string text =
       "#include \"kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
@@ -142,6 +146,37 @@ TEST_CASE("a header beside the file may hold kernels: its shared memory and laun
   const ChildBuild broken = f.build(text);
   CHECK_FALSE(broken.info.ok);
   CHECK(broken.info.log.find((f.dir.path() / "kernels.cuh").string() + ":12:") != std::string::npos);
+}
+
+TEST_CASE("a header in a sibling folder is translated for the simulator too") {
+  // Puzzle 4's version 2 includes ../../03_online_softmax/solutions/split_rows.cuh, whose kernels use
+  // shared memory: only a translated copy runs them on the simulator.
+  BuildFixture f;
+  write_atomically(f.dir.path() / "shared" / "kernels.cuh", kStagedCopyHeader);
+  const auto file = f.dir.path() / "solutions" / "2_fast.cu";
+  write_atomically(
+      file, "#include \"../shared/kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
+                "(const float* x, float* y, int rows, int cols) { launch_copy(x, y, rows * cols); }\n");
+  const ChildBuild built = build_child(
+      f.config, f.spec, load_source(f.spec, SourceKind::file, f.config.source_dir, file), Backend::sim);
+  INFO(built.info.log);
+  CHECK(built.info.ok);
+}
+
+TEST_CASE("the solution ladder is found in the puzzle's folder, by version, the clear one first") {
+  TempDir dir{"cli-ladder-test-"};
+  const puzzle::PuzzleSpec& spec = lookup_puzzle("1");
+  const auto folder = dir.path() / "puzzles" / std::filesystem::path(spec.file).stem() / "solutions";
+  for (const char* name : {"10_tenth.cu", "2_second.cu", "1_clear.cu", "helpers.cuh", "notes.md", "x_1.cu"})
+    write_atomically(folder / name, "// a version\n");
+  const auto ladder = solution_ladder(spec, dir.path());
+  REQUIRE(ladder.size() == 3);
+  CHECK(ladder[0].filename() == "1_clear.cu");
+  CHECK(ladder[1].filename() == "2_second.cu");
+  CHECK(ladder[2].filename() == "10_tenth.cu");
+  CHECK(load_source(spec, SourceKind::solution, dir.path()).file == ladder.front());
+  CHECK(solution_ladder(lookup_puzzle("2"), dir.path()).empty());
+  CHECK_THROWS_AS(load_source(lookup_puzzle("2"), SourceKind::solution, dir.path()), UsageError);
 }
 
 TEST_CASE("pruning keeps the newest builds, recent ones and builds still being made by a live process") {

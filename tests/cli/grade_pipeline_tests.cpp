@@ -33,7 +33,7 @@ struct GradeFixture {
 
   void submit_solution(int id, const std::string& relative_dir = "") {
     const puzzle::PuzzleSpec& spec = lookup_puzzle(std::to_string(id));
-    submit(relative_dir + spec.file, *read_text(config.source_dir / "solutions" / spec.file));
+    submit(relative_dir + spec.file, *read_text(solution_ladder(spec, config.source_dir).front()));
   }
 
   GradeReport grade(GradeOptions options, const GradeObserver& observer = {}) {

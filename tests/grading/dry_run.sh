@@ -17,13 +17,13 @@ export PUZZLE_SOURCE_DIR="$root" PUZZLE_TOOL="$tool" PUZZLE_SUBMISSION_DIR="$sta
 export PUZZLE_CASE_TIMEOUT=20 PUZZLE_TIME_BUDGET=400 PUZZLE_SECRET_SEED_FILE=/nonexistent
 unset PUZZLE_SECRET_SEED
 
-puzzle_file() { # the file name of puzzle ID, as its solution is named: 01_row_softmax.cu
-  local files=("$root"/solutions/"$(printf %02d "$1")"_*.cu)
-  basename "${files[0]}"
+puzzle_file() { # the file name of puzzle ID, as a submission names it: 01_row_softmax.cu
+  local folders=("$root"/puzzles/"$(printf %02d "$1")"_*/solutions)
+  echo "$(basename "$(dirname "${folders[0]}")").cu"
 }
 all_ids=()
-for f in "$root"/solutions/[0-9][0-9]_*.cu; do
-  all_ids+=("$((10#$(basename "$f" | cut -c1-2)))")
+for f in "$root"/puzzles/[0-9][0-9]_*/solutions/1_clear.cu; do
+  all_ids+=("$((10#$(basename "$(dirname "$(dirname "$f")")" | cut -c1-2)))")
 done
 
 fresh() { rm -rf "$staging" && mkdir -p "$staging"; }
@@ -32,14 +32,20 @@ put() { # put ID FILE [SUBDIR]: FILE as puzzle ID's file of the submission, with
   cp "$2" "$staging/${3:-}/$(puzzle_file "$1")"
   for header in "$(dirname "$2")"/*.cuh; do cp "$header" "$staging/${3:-}/"; done
 }
-put_kernel() { # put_kernel ID FILE: a test kernel, in kernels/pNN/ beside the headers it includes (../p01/...)
-  for header in "$root"/tests/kernels/p*/*.cuh; do
-    mkdir -p "$staging/kernels/$(basename "$(dirname "$header")")"
-    cp "$header" "$staging/kernels/$(basename "$(dirname "$header")")/"
+put_kernel() { # put_kernel ID FILE: a test kernel, in tests/kernels/pNN/ beside the headers it includes
+  # (../p01/..., and the solutions' headers in ../../../puzzles/NN_slug/solutions/)
+  for header in "$root"/tests/kernels/p*/*.cuh "$root"/puzzles/*/solutions/*.cuh; do
+    local relative="${header#"$root"/}"
+    mkdir -p "$staging/$(dirname "$relative")"
+    cp "$header" "$staging/$relative"
   done
-  put "$1" "$2" "kernels/$(basename "$(dirname "$2")")"
+  put "$1" "$2" "tests/kernels/$(basename "$(dirname "$2")")"
 }
-solution() { echo "$root/solutions/$(puzzle_file "$1")"; }
+solution() { # the clear solution: it stands alone, as a submitted file must
+  local file
+  file="$(puzzle_file "$1")"
+  echo "$root/puzzles/${file%.cu}/solutions/1_clear.cu"
+}
 stub() { local name; name="$(puzzle_file "$1")"; echo "$root/puzzles/${name%.cu}/$name"; }
 expected_status() { grep -m1 '^// expect:' "$1" | awk '{print $3}'; }
 

@@ -35,7 +35,8 @@ TEST_CASE("every puzzle's files and docs agree with the registry") {
   for (const PuzzleSpec& p : all_puzzles()) {
     CAPTURE(p.slug);
     const std::string stub = read(stub_path(p));
-    const std::string solution = read("solutions/" + p.file);
+    const std::string solution =
+        read("puzzles/" + std::filesystem::path(p.file).stem().string() + "/solutions/1_clear.cu");
     const std::string page = read(p.docs);
     const std::string page_name = std::filesystem::path(p.docs).filename().string();
 

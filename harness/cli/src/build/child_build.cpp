@@ -114,14 +114,28 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
     write_atomically(to, translated.code);
     return true;
   };
-  const fs::path cpp = dir / "learner.sim.cpp", object = dir / "learner.o";
+  // Local headers may hold kernels too: their translations go to the same place relative to the
+  // translated file, where `#include "..."` looks first. The tree under `root` (the file's folder, or
+  // the nearest folder above it that holds every local header, for a header in a sibling folder such as
+  // ../../03_online_softmax/solutions/) is mirrored under dir/tree/.
+  const std::vector<LocalHeader> headers = local_headers(source);
+  const auto outside = [](const fs::path& path, const fs::path& folder) {
+    const fs::path relative = path.lexically_relative(folder);
+    return relative.empty() || *relative.begin() == "..";
+  };
+  fs::path root = source.file.parent_path();
+  for (const auto& header : headers) {
+    while (root.has_relative_path() && outside(header.path, root)) root = root.parent_path();
+  }
+  const fs::path tree = dir / "tree";
+  const fs::path cpp = (tree / source.file.parent_path().lexically_relative(root) / "learner.sim.cpp")
+                           .lexically_normal(),
+                 object = dir / "learner.o";
   if (!translate(source.text, source.file, cpp)) return steps.fail("your file does not compile");
-  // Headers beside the file may hold kernels too: their translations go to the same place relative to
-  // the translated file, where `#include "..."` looks first.
-  for (const auto& header : local_headers(source)) {
-    const fs::path relative = header.path.lexically_relative(source.file.parent_path());
-    if (relative.empty() || *relative.begin() == "..") continue;  // outside: compiled as it is
-    if (!translate(header.text, header.path, dir / relative)) return steps.fail("your file does not compile");
+  for (const auto& header : headers) {
+    if (outside(header.path, root)) continue;  // no folder holds both: compiled as it is
+    if (!translate(header.text, header.path, tree / header.path.lexically_relative(root)))
+      return steps.fail("your file does not compile");
   }
   if (!steps.run(sim_compile_command(config, source.file, cpp, object)))
     return steps.fail("your file does not compile");

@@ -40,7 +40,9 @@ void add_check(CLI::App& app, Command& command) {
   check->add_option("puzzle", o.puzzle, "Puzzle number or name, e.g. 1 or row_softmax")->required();
   add_backend_option(*check, o.backend);
   add_seed_option(*check, o.seed, "Seed for the random inputs (printed on every run)");
-  auto* solution = check->add_flag("--solution", o.solution, "Check the reference solution instead of yours");
+  auto* solution =
+      check->add_flag("--solution", o.solution,
+                      "Check the clear reference solution (NN_slug/solutions/1_clear.cu) instead of yours");
   check->add_option("--file", o.file, "Check this file instead of puzzles/NN_slug/NN_slug.cu")->excludes(solution);
   check->add_option("--json", o.json, "Also write a machine-readable report to this file");
   check->add_option("--timeout", o.timeout_s, "Seconds per case (default: 10 on a GPU, 60 on the simulator)")
@@ -60,9 +62,15 @@ void add_bench(CLI::App& app, Command& command) {
   auto& o = command.bench;
   bench->add_option("puzzle", o.puzzle, "Puzzle number or name")->required();
   add_backend_option(*bench, o.backend);
-  auto* solution =
-      bench->add_flag("--solution", o.solution, "Time only the reference solution (and the baseline)");
-  bench->add_option("--file", o.file, "Time this file instead of puzzles/NN_slug/NN_slug.cu")->excludes(solution);
+  auto* solution = bench->add_flag("--solution", o.solution,
+                                   "Time only the fastest reference solution (and the baseline)");
+  auto* file =
+      bench->add_option("--file", o.file, "Time this file instead of puzzles/NN_slug/NN_slug.cu")->excludes(solution);
+  bench
+      ->add_flag("--ladder", o.ladder,
+                 "Time every version of the solution ladder (puzzles/NN_slug/solutions/), side by side")
+      ->excludes(solution)
+      ->excludes(file);
   bench->add_option("--json", o.json, "Also write the results to this file");
   bench->add_option("--svg", o.svg, "Write the chart here (default .puzzle/bench_NN.svg)");
   bench->add_option("--timeout", o.timeout_s, "Seconds per shape and kernel (default: 120)")

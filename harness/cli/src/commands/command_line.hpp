@@ -16,7 +16,7 @@ struct CheckOptions {
   std::string puzzle;  // as typed: "1", "01" or "row_softmax"
   BackendRequest backend = BackendRequest::automatic;
   std::optional<uint64_t> seed;  // random when absent
-  bool solution = false;         // check solutions/<file> instead of puzzles/<file>
+  bool solution = false;  // check the clear solution (NN_slug/solutions/1_clear.cu), not puzzles/<file>
   std::optional<std::filesystem::path> file;
   std::optional<std::filesystem::path> json;
   std::optional<double> timeout_s;  // per case; the backend's default when absent
@@ -30,6 +30,7 @@ struct BenchOptions {
   std::string puzzle;
   BackendRequest backend = BackendRequest::automatic;
   bool solution = false;  // time the reference solution (and baseline) only, not puzzles/<file>
+  bool ladder = false;    // time every version of the solution ladder (and the baseline), one column each
   std::optional<std::filesystem::path> file;
   std::optional<std::filesystem::path> json;
   std::optional<std::filesystem::path> svg;  // the chart; .puzzle/bench_<NN>.svg when absent

@@ -45,12 +45,23 @@ std::vector<const TestCase*> chosen_shapes(const PuzzleSpec& spec, const std::ve
 std::vector<BenchKernel> kernels_to_time(const BenchOptions& options, const PuzzleSpec& spec,
                                          const BuildConfig& config) {
   std::vector<BenchKernel> kernels;
-  if (options.file) {
-    kernels.push_back({.label = options.file->filename().string(), .source = SourceKind::file});
-  } else if (!options.solution) {
-    kernels.push_back({.label = "yours", .source = SourceKind::learner});
+  const auto ladder = solution_ladder(spec, config.source_dir);
+  if (options.ladder) {
+    if (ladder.empty()) throw UsageError("puzzle " + std::to_string(spec.id) + " has no solutions to time");
+    // A column per version, labelled by its file name: "1_clear", "2_row_in_registers", ...
+    for (const auto& version : ladder)
+      kernels.push_back({.label = version.stem().string(), .source = SourceKind::solution, .file = version});
+  } else {
+    if (options.file) {
+      kernels.push_back(
+          {.label = options.file->filename().string(), .source = SourceKind::file, .file = *options.file});
+    } else if (!options.solution) {
+      kernels.push_back({.label = "yours", .source = SourceKind::learner});
+    }
+    // The yardstick: the fastest version, as `check` prints beside a learner's figures.
+    if (!ladder.empty())
+      kernels.push_back({.label = "solution", .source = SourceKind::solution, .file = ladder.back()});
   }
-  kernels.push_back({.label = "solution", .source = SourceKind::solution});
   if (!spec.baseline_title.empty() && std::filesystem::exists(config.source_dir / "baselines" / spec.file))
     kernels.push_back({.label = spec.baseline_title, .source = SourceKind::baseline});
   return kernels;
@@ -95,8 +106,7 @@ BenchTiming timing_of(const CaseRun& run, const TestCase& shape, const PuzzleSpe
 void time_kernel(const BenchOptions& options, const BuildConfig& config, const BenchReport& report,
                  BenchKernel& kernel, const BenchObserver& observer) {
   const PuzzleSpec& spec = *report.spec;
-  const PuzzleSource source =
-      load_source(spec, kernel.source, config.source_dir, options.file.value_or(std::filesystem::path{}));
+  const PuzzleSource source = load_source(spec, kernel.source, config.source_dir, kernel.file);
   kernel.file = source.file;
   const ChildBuild build = build_child(config, spec, source, Backend::gpu);
   kernel.build = build.info;
@@ -157,11 +167,17 @@ void count_traffic(const BenchOptions& options, const BuildConfig& config, Bench
   if (!options.shapes.empty())
     throw UsageError(
         "--shape names a GPU bench shape; the simulator counts traffic on the test cases instead");
+  if (options.ladder)
+    throw UsageError(
+        "--ladder times the versions on a GPU; on the simulator, `--file` counts the traffic of one");
   const SourceKind kind = options.file       ? SourceKind::file
                           : options.solution ? SourceKind::solution
                                              : SourceKind::learner;
-  const PuzzleSource source =
-      load_source(spec, kind, config.source_dir, options.file.value_or(std::filesystem::path{}));
+  // A solution's traffic is the fastest version's, the one that `bench` times on a GPU.
+  const auto ladder = solution_ladder(spec, config.source_dir);
+  const std::filesystem::path file = options.file.value_or(
+      kind == SourceKind::solution && !ladder.empty() ? ladder.back() : std::filesystem::path{});
+  const PuzzleSource source = load_source(spec, kind, config.source_dir, file);
   report.traffic_kernel =
       source.file.filename().string() + (kind == SourceKind::solution ? " (solution)" : "");
   const ChildBuild build = build_child(config, spec, source, Backend::sim);
@@ -200,11 +216,20 @@ BenchReport run_bench(const BenchOptions& options, const std::string& command_te
     report.kernels = kernels_to_time(options, spec, config);
     if (observer.started) observer.started(report);
     for (BenchKernel& kernel : report.kernels) time_kernel(options, config, report, kernel, observer);
-    // The exit code speaks for the first kernel: the learner's (or the solution with --solution).
-    const BenchKernel& first = report.kernels.front();
-    const bool all_timed = std::all_of(first.timings.begin(), first.timings.end(),
-                                       [](const BenchTiming& t) { return t.problem.empty(); });
-    report.exit_code = !first.build.ok ? kExitUsage : all_timed ? kExitPassed : kExitKernelFailed;
+    // The exit code speaks for the first kernel (the learner's, or the solution with --solution), and with
+    // --ladder for every version.
+    report.exit_code = kExitPassed;
+    for (const BenchKernel& kernel : report.kernels) {
+      if (&kernel != &report.kernels.front() && !(options.ladder && kernel.source == SourceKind::solution))
+        continue;
+      const bool all_timed = std::all_of(kernel.timings.begin(), kernel.timings.end(),
+                                         [](const BenchTiming& t) { return t.problem.empty(); });
+      if (!kernel.build.ok) {
+        report.exit_code = kExitUsage;
+      } else if (!all_timed && report.exit_code == kExitPassed) {
+        report.exit_code = kExitKernelFailed;
+      }
+    }
   });
   return report;
 }

@@ -19,9 +19,9 @@ struct BenchTiming {
 };
 
 struct BenchKernel {
-  std::string label;  // "yours", "solution", "cuBLAS standard attention", or the --file name
+  std::string label;  // "yours", "solution", "cuBLAS standard attention", the --file name, "1_clear" ...
   SourceKind source = SourceKind::learner;
-  std::filesystem::path file;
+  std::filesystem::path file;  // set before the run for a --file or a version of the ladder
   BuildInfo build;
   std::vector<BenchTiming> timings;  // one per BenchReport::shapes entry
 };
@@ -46,7 +46,7 @@ struct BenchReport {
   DeviceInfo device;
   std::string metric;                          // "GB/s" (memory-bound puzzles) or "TFLOP/s"
   std::vector<const TestCase*> shapes;         // GPU: the timed shapes, from spec->sweep
-  std::vector<BenchKernel> kernels;            // GPU: yours, the solution, the baseline
+  std::vector<BenchKernel> kernels;            // GPU: yours, the solution (or each version), the baseline
   std::string traffic_kernel;                  // simulator: the kernel whose traffic was counted
   std::vector<TrafficCase> traffic;            // simulator
   std::optional<std::filesystem::path> chart;  // the SVG written

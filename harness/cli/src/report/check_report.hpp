@@ -20,7 +20,7 @@ struct DeviceInfo {
   std::optional<double> copy_gbps;  // device-to-device copy bandwidth, read + write
 };
 
-enum class SourceKind { learner, solution, baseline, file };  // puzzles/, solutions/, baselines/, --file
+enum class SourceKind { learner, solution, baseline, file };  // puzzles/, a solution, baselines/, --file
 const char* to_string(SourceKind s);
 
 enum class PuzzleStatus { passed, failed, compile_error, crashed, timeout };

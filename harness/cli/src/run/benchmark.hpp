@@ -1,4 +1,4 @@
-// The reference solution's GPU timings, the yardstick printed beside the learner's.
+// The fastest reference solution's GPU timings, the yardstick printed beside the learner's.
 #pragma once
 #include <chrono>
 #include <map>
@@ -10,9 +10,9 @@
 
 namespace puzzle::cli {
 
-// The reference solution's median time (ms) per case index on this device: built and timed once per
-// device and child (solution text, tools, harness libraries), then read from build/cache/perf.json. Cases it
-// cannot time (by the deadline, too) are left out.
+// The fastest solution's (the top of the ladder) median time (ms) per case index on this device: built and
+// timed once per device and child (solution text, tools, harness libraries), then read from
+// build/cache/perf.json. Cases it cannot time (by the deadline, too) are left out.
 std::map<int, double> solution_times(const BuildConfig& config, const PuzzleSpec& puzzle,
                                      const std::vector<int>& cases, const DeviceInfo& device,
                                      std::chrono::milliseconds case_timeout,

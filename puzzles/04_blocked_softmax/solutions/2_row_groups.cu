@@ -1,5 +1,9 @@
-// Puzzle 4 · 2D-blocked softmax — reference solution.
-// The spec is in puzzles/04_blocked_softmax.cu; the walk-through is docs/04_blocked_softmax.md.
+// Puzzle 4 · 2D-blocked softmax — version 2: row groups sized to the row, long rows split across blocks.
+// Over 1_clear.cu: a row's group of lanes grows with the row (1 to 1024 lanes, 16 values each in
+// registers), so x is read from memory once when the row fits; the group agrees on the max, then the sum
+// (two plain reductions, fewer registers than merging pairs); rows longer than 32768 columns go to
+// puzzle 3's split_rows.cuh, which spreads their chunks over the whole GPU.
+// The spec is in the stub, 04_blocked_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // Rows of up to 32768 columns: a group of `lanes` consecutive threads owns one row, and a block is a tile
 // of blockDim.x / lanes rows. The launcher picks the fewest lanes (a power of two, 1 to 1024) whose
@@ -16,13 +20,13 @@
 // wider than a warp, one value per warp through shared memory.
 //
 // Longer rows: a tile of rows has nothing to add once one row is longer than a block can hold; what
-// matters is spreading a few long rows over the whole GPU. online_softmax.cuh, shared with puzzle 3's
-// solution, does that (chunks of a row on many blocks, each waiting in shared memory for its row's pair).
+// matters is spreading a few long rows over the whole GPU. Puzzle 3's split_rows.cuh (shared with its
+// version 2) does that (chunks of a row on many blocks, each waiting in shared memory for its row's pair).
 #include <cuda_runtime.h>
 
 #include <cmath>
 
-#include "online_softmax.cuh"
+#include "../../03_online_softmax/solutions/split_rows.cuh"
 
 namespace {
 

@@ -1,0 +1,136 @@
+// How split_rows.cuh's blocks hold a chunk of a row: its columns in pieces (folded into the chunk's
+// pair, then written as y), and how a chunk gets into shared memory: the copy engine on Hopper, cp.async
+// elsewhere. The walk-through is puzzle 3's docs page ("Rows longer than a block").
+#pragma once
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+#ifdef __CUDACC__  // nvcc; the simulator has no copy engine and takes cp.async (see stage_copier)
+#include <cuda/barrier>
+#endif
+
+#include "online_pair.cuh"
+
+namespace online {
+
+constexpr int kChunkThreads = 256;
+constexpr int kChunkCols = 8192;  // 32 KiB: 8 pieces of 4 columns per thread
+constexpr int kChunkStages = 2;   // chunks a block holds in shared memory: 64 KiB
+
+// A chunk's columns in pieces of kVec consecutive floats (kVec = 4: 16-byte copies and accesses, for
+// rows whose every chunk starts 16-byte aligned; 1 otherwise). Thread t owns pieces t, t + 256, ...:
+// it folds them and writes them (and copies them, unless the copy engine does), so only the pair's
+// reduction needs the other threads.
+template <int kVec>
+struct ChunkPieces {
+  static constexpr int kPerThread = kChunkCols / (kChunkThreads * kVec);
+
+  __device__ static int column(int k) { return (threadIdx.x + k * kChunkThreads) * kVec; }
+
+  // Starts copying the thread's pieces of a chunk's `length` columns into `stage`.
+  __device__ static void copy_async(float* stage, const float* chunk_x, int length) {
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k)
+      if (column(k) < length)
+        __pipeline_memcpy_async(stage + column(k), chunk_x + column(k), kVec * sizeof(float));
+  }
+
+  // Piece k of `stage`; -inf past the chunk's end, which changes neither max nor sum.
+  __device__ static void load(const float* stage, int k, int length, float (&v)[kVec]) {
+    if (column(k) >= length) {
+      for (float& value : v) value = -INFINITY;
+    } else if constexpr (kVec == 4) {
+      const float4 q = *reinterpret_cast<const float4*>(stage + column(k));
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+      v[0] = stage[column(k)];
+    }
+  }
+
+  __device__ static MaxSum fold(const float* stage, int length) {
+    float v[kPerThread][kVec];
+    float m = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      load(stage, k, length, v[k]);
+      for (float value : v[k]) m = fmaxf(m, value);
+    }
+    if (m == -INFINITY) return {};
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k)
+      for (float value : v[k]) s += __expf(value - m);
+    return {m, s};
+  }
+
+  __device__ static void write(const float* stage, float* chunk_y, int length, MaxSum total) {
+    const float inv_s = 1.0f / total.s;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      if (column(k) >= length) break;
+      float v[kVec];
+      load(stage, k, length, v);
+      for (float& value : v) value = __expf(value - total.m) * inv_s;
+      if constexpr (kVec == 4) {
+        *reinterpret_cast<float4*>(chunk_y + column(k)) = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+        chunk_y[column(k)] = v[0];
+      }
+    }
+  }
+};
+
+// How chunk i of the walk gets into its stage: start(i, ...) begins the copy and wait(i) returns once
+// it has landed. Every thread calls both, for i = 0, 1, 2, ... in order (past the walk's end with
+// length 0: no copy, but the numbering stays the same).
+//
+// cp.async: each thread copies its own pieces, 16 or 4 bytes at a time, one batch per chunk.
+template <int kVec>
+struct PieceCopier {
+  __device__ void start(int i, float* stage, const float* chunk_x, int length) {
+    ChunkPieces<kVec>::copy_async(stage, chunk_x, length);
+    __pipeline_commit();
+    newest = i;
+  }
+  __device__ void wait(int i) { __pipeline_wait_prior(newest - i); }  // all but the batches after i's
+  int newest = -1;
+};
+
+#ifdef __CUDACC__
+// Hopper (sm_90): one thread hands the whole chunk to the copy engine (TMA), which moves it while the
+// threads do other work: cuda::memcpy_async of a multiple of 16 bytes compiles to one cp.async.bulk.
+// Each stage has a barrier whose phase ends once every thread has arrived and the chunk has landed.
+// On an H100 this took 32x1048576 from 82% to 86% of the copy bandwidth (puzzle 3's docs page).
+struct BulkCopier {
+  using Barrier = cuda::barrier<cuda::thread_scope_block>;
+  __device__ void start(int i, float* stage, const float* chunk_x, int length) {
+    __syncthreads();  // the stage is free once every thread is done with the chunk it held
+    if (threadIdx.x == 0 && length > 0)
+      cuda::memcpy_async(stage, chunk_x, cuda::aligned_size_t<16>(length * sizeof(float)),
+                         barriers[i % kChunkStages]);
+  }
+  __device__ void wait(int i) { barriers[i % kChunkStages].arrive_and_wait(); }
+  Barrier* barriers;  // kChunkStages of them, in shared memory
+};
+#endif
+
+// The copier for a kernel's chunks: the copy engine on Hopper when the chunks are 16-byte aligned,
+// cp.async otherwise (older GPUs, odd rows, the simulator).
+template <int kVec>
+__device__ auto stage_copier() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (kVec == 4) {
+#pragma nv_diag_suppress static_var_with_dynamic_init  // init() below initializes them
+    __shared__ BulkCopier::Barrier barriers[kChunkStages];
+    if (threadIdx.x == 0)
+      for (BulkCopier::Barrier& barrier : barriers) init(&barrier, blockDim.x);
+    __syncthreads();
+    return BulkCopier{barriers};
+  } else {
+    return PieceCopier<kVec>{};
+  }
+#else
+  return PieceCopier<kVec>{};
+#endif
+}
+
+}  // namespace online
