@@ -1,60 +1,186 @@
-// The GPU child. The CLI links it with -Xlinker --wrap=cudaMalloc -Xlinker --wrap=cudaFree, so every
-// cudaMalloc/cudaFree of the learner's code lands in __wrap_* below, which counts the bytes the
-// launcher holds at its peak; the runner's own memory goes straight to __real_*.
+// The GPU child. The CLI links it with `-Xlinker --wrap=NAME` for every NAME in device_work_wraps.hpp, so
+// that each such call of the learner's code lands in __wrap_NAME below, which (a) counts the bytes the
+// launcher holds at its peak (cudaMalloc, cudaFree), (b) counts kernel launches and notes the streams they
+// went to, and (c) refuses the copies that would let host code compute the outputs: host data into an
+// output (directly or through a scratch buffer) and an input (or a device copy of one) to the host. The
+// runner's own memory and copies go straight to __real_*. docs/grading.md says what this covers.
 #include <algorithm>
+#include <map>
 #include <mutex>
-#include <unordered_map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "backend.hpp"
 
 extern "C" {
 cudaError_t __real_cudaMalloc(void** ptr, size_t bytes);
 cudaError_t __real_cudaFree(void* ptr);
-cudaError_t __wrap_cudaMalloc(void** ptr, size_t bytes);
-cudaError_t __wrap_cudaFree(void* ptr);
+cudaError_t __real_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+cudaError_t __real_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                   cudaStream_t stream);
+cudaError_t __real_cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                size_t height, cudaMemcpyKind kind);
+cudaError_t __real_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                     size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t __real_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                        cudaMemcpyKind kind);
+cudaError_t __real_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                             cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t __real_cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count);
+cudaError_t __real_cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                       size_t count, cudaStream_t stream);
+cudaError_t __real_cudaMemcpy3D(const cudaMemcpy3DParms* p);
+cudaError_t __real_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                    cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+cudaError_t __real_cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                               size_t shared, cudaStream_t stream);
+cudaError_t __real_cudaGraphLaunch(cudaGraphExec_t graph, cudaStream_t stream);
+#if CUDART_VERSION >= 13000  // `kernel<<<...>>>` calls these since CUDA 13, cudaLaunchKernel before
+cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                      cudaStream_t stream);
+cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
+                                           size_t shared, cudaStream_t stream);
+#endif
 }
 
 namespace puzzle::child {
 namespace {
 
-class ScratchTracker {
+enum class Role { scratch, input, output };
+
+struct Region {
+  uintptr_t hi;
+  Role role;
+  std::string name;
+  bool holds_host_data = false;   // a copy from the host landed in it
+  bool holds_input_data = false;  // a device copy of an input landed in it
+};
+
+// What the learner's calls did during one launcher call, and the device buffers they may touch.
+class DeviceWork {
  public:
-  void start() {
+  void start(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
     std::lock_guard lock(mutex_);
     active_ = true;
     live_ = peak_ = 0;
-    sizes_.clear();
+    launches_ = 0;
+    refused_.clear();
+    streams_.clear();
+    std::erase_if(regions_, [](const auto& r) { return r.second.role != Role::scratch; });
+    for (const GuardedBuffer& b : inputs) add(b.base(), b.total_bytes(), Role::input, b.name());
+    for (const GuardedBuffer& b : outputs) add(b.base(), b.total_bytes(), Role::output, b.name());
   }
-  uint64_t stop() {
+  void stop(protocol::CaseRecord& record) {
     std::lock_guard lock(mutex_);
     active_ = false;
-    return peak_;
+    record.scratch_bytes = peak_;
+    record.kernel_launches = launches_;
+    record.refused.insert(record.refused.end(), refused_.begin(), refused_.end());
   }
+  std::set<cudaStream_t> take_streams() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(streams_, {});
+  }
+  void refuse(std::string why) {
+    std::lock_guard lock(mutex_);
+    refused_.push_back(std::move(why));
+  }
+
   void allocated(void* ptr, size_t bytes) {
     std::lock_guard lock(mutex_);
+    add(ptr, bytes, Role::scratch, "a cudaMalloc buffer of yours");
     if (!active_) return;
-    sizes_[ptr] = bytes;
+    scratch_sizes_[ptr] = bytes;
     live_ += bytes;
     peak_ = std::max(peak_, live_);
   }
   void freed(void* ptr) {
     std::lock_guard lock(mutex_);
-    const auto it = sizes_.find(ptr);
-    if (it == sizes_.end()) return;  // allocated before start(): not this launcher's scratch
+    regions_.erase(reinterpret_cast<uintptr_t>(ptr));
+    const auto it = scratch_sizes_.find(ptr);
+    if (it == scratch_sizes_.end()) return;  // allocated before start(): not this launcher's scratch
     live_ -= it->second;
-    sizes_.erase(it);
+    scratch_sizes_.erase(it);
+  }
+
+  void launched(cudaStream_t stream) {
+    std::lock_guard lock(mutex_);
+    ++launches_;
+    if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread)
+      streams_.insert(stream);
+  }
+
+  // False (and the refusal noted) for a copy of `bytes` from `src` to `dst` that the rules forbid.
+  // `host_source`: the bytes come from host memory (or from a __device__ symbol the host may have set).
+  bool copy_allowed(void* dst, const void* src, bool host_source, const char* call) {
+    std::lock_guard lock(mutex_);
+    Region* to = find(dst);
+    const Region* from = host_source ? nullptr : find(src);
+    const bool host_data = host_source || (from && from->holds_host_data);
+    const bool input_data = from && (from->role == Role::input || from->holds_input_data);
+    if (to && to->role == Role::output && host_data) {
+      refused_.push_back(std::string(call) + " put data from the host into output " + to->name +
+                         ": outputs must be computed by your kernels, not copied from the host");
+      return false;
+    }
+    if (!to && from && input_data && !device_pointer(dst)) {
+      refused_.push_back(std::string(call) + " copied input " + from->name +
+                         " to the host: the inputs are for your kernels; host code never needs them");
+      return false;
+    }
+    if (to && to->role == Role::scratch) {
+      to->holds_host_data |= host_data;
+      to->holds_input_data |= input_data;
+    }
+    return true;
   }
 
  private:
+  void add(void* ptr, size_t bytes, Role role, std::string name) {
+    regions_[reinterpret_cast<uintptr_t>(ptr)] = {reinterpret_cast<uintptr_t>(ptr) + bytes, role,
+                                                  std::move(name)};
+  }
+  Region* find(const void* p) {
+    const auto address = reinterpret_cast<uintptr_t>(p);
+    auto it = regions_.upper_bound(address);
+    if (it == regions_.begin()) return nullptr;
+    --it;
+    return address < it->second.hi ? &it->second : nullptr;
+  }
+  static bool device_pointer(const void* p) {
+    cudaPointerAttributes attributes{};
+    const bool device = cudaPointerGetAttributes(&attributes, p) == cudaSuccess &&
+                        (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged);
+    cudaGetLastError();  // an unregistered host pointer may leave an error behind on older drivers
+    return device;
+  }
+
   std::mutex mutex_;
   bool active_ = false;
   uint64_t live_ = 0, peak_ = 0;
-  std::unordered_map<void*, size_t> sizes_;
+  int64_t launches_ = 0;
+  std::vector<std::string> refused_;
+  std::set<cudaStream_t> streams_;
+  std::map<void*, size_t> scratch_sizes_;
+  std::map<uintptr_t, Region> regions_;  // by start address
 };
 
-ScratchTracker& scratch() {
-  static ScratchTracker tracker;
+DeviceWork& device_work() {
+  static DeviceWork tracker;
   return tracker;
+}
+
+bool from_host(cudaMemcpyKind kind, const void* src) {
+  if (kind == cudaMemcpyDefault) {
+    cudaPointerAttributes attributes{};
+    const bool known = cudaPointerGetAttributes(&attributes, src) == cudaSuccess;
+    cudaGetLastError();
+    return !known || attributes.type == cudaMemoryTypeHost || attributes.type == cudaMemoryTypeUnregistered;
+  }
+  return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost;
 }
 
 }  // namespace
@@ -69,23 +195,150 @@ cudaError_t runner_free(void* ptr) {
   return __real_cudaFree(ptr);
 }
 
-void begin_launcher(const std::vector<GuardedBuffer>&, const std::vector<GuardedBuffer>&) {
-  scratch().start();
+cudaError_t runner_memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  return __real_cudaMemcpy(dst, src, bytes, kind);
+}
+
+void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
+  device_work().start(inputs, outputs);
+}
+
+void launcher_returned(protocol::CaseRecord&) {
+  // Before anything waits for the device: a stream of the learner's still busy now would still be
+  // writing when a harness that syncs only the default stream (as the timing does) reads the outputs.
+  for (cudaStream_t stream : device_work().take_streams()) {
+    if (cudaStreamQuery(stream) == cudaErrorNotReady) {
+      device_work().refuse(
+          "the launcher returned while a kernel it launched on a stream of its own was still running "
+          "(nothing "
+          "waited for it: cudaStreamSynchronize, or cudaEventRecord then cudaStreamWaitEvent on the default "
+          "stream); the harness reads the outputs when the launcher returns");
+    }
+  }
 }
 
 void end_launcher(protocol::CaseRecord& record) {
-  record.scratch_bytes = scratch().stop();
+  device_work().stop(record);
 }
 
 }  // namespace puzzle::child
 
-extern "C" cudaError_t __wrap_cudaMalloc(void** ptr, size_t bytes) {
+using puzzle::child::device_work;
+using puzzle::child::from_host;
+
+extern "C" {
+
+cudaError_t __wrap_cudaMalloc(void** ptr, size_t bytes) {
   const cudaError_t error = __real_cudaMalloc(ptr, bytes);
-  if (error == cudaSuccess) puzzle::child::scratch().allocated(*ptr, bytes);
+  if (error == cudaSuccess) device_work().allocated(*ptr, bytes);
   return error;
 }
 
-extern "C" cudaError_t __wrap_cudaFree(void* ptr) {
-  puzzle::child::scratch().freed(ptr);
+cudaError_t __wrap_cudaFree(void* ptr) {
+  device_work().freed(ptr);
   return __real_cudaFree(ptr);
 }
+
+cudaError_t __wrap_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpy")) return cudaErrorInvalidValue;
+  return __real_cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t __wrap_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                   cudaStream_t stream) {
+  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpyAsync"))
+    return cudaErrorInvalidValue;
+  return __real_cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+cudaError_t __wrap_cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                size_t height, cudaMemcpyKind kind) {
+  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpy2D"))
+    return cudaErrorInvalidValue;
+  return __real_cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t __wrap_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                     size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpy2DAsync"))
+    return cudaErrorInvalidValue;
+  return __real_cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
+// A __device__ symbol may hold whatever the host put there (cudaMemcpyToSymbol): host data.
+cudaError_t __wrap_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                        cudaMemcpyKind kind) {
+  if (!device_work().copy_allowed(dst, symbol, true, "cudaMemcpyFromSymbol")) return cudaErrorInvalidValue;
+  return __real_cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t __wrap_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                             cudaMemcpyKind kind, cudaStream_t stream) {
+  if (!device_work().copy_allowed(dst, symbol, true, "cudaMemcpyFromSymbolAsync"))
+    return cudaErrorInvalidValue;
+  return __real_cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+}
+
+cudaError_t __wrap_cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count) {
+  if (!device_work().copy_allowed(dst, src, false, "cudaMemcpyPeer")) return cudaErrorInvalidValue;
+  return __real_cudaMemcpyPeer(dst, dst_device, src, src_device, count);
+}
+
+cudaError_t __wrap_cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                       size_t count, cudaStream_t stream) {
+  if (!device_work().copy_allowed(dst, src, false, "cudaMemcpyPeerAsync")) return cudaErrorInvalidValue;
+  return __real_cudaMemcpyPeerAsync(dst, dst_device, src, src_device, count, stream);
+}
+
+// 3D copies name their ends in a struct (a pitched pointer or a CUDA array); judged by the pointers.
+cudaError_t __wrap_cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  if (p && !device_work().copy_allowed(p->dstPtr.ptr, p->srcPtr.ptr, from_host(p->kind, p->srcPtr.ptr),
+                                       "cudaMemcpy3D"))
+    return cudaErrorInvalidValue;
+  return __real_cudaMemcpy3D(p);
+}
+
+cudaError_t __wrap_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  if (p && !device_work().copy_allowed(p->dstPtr.ptr, p->srcPtr.ptr, from_host(p->kind, p->srcPtr.ptr),
+                                       "cudaMemcpy3DAsync"))
+    return cudaErrorInvalidValue;
+  return __real_cudaMemcpy3DAsync(p, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                    cudaStream_t stream) {
+  device_work().launched(stream);
+  return __real_cudaLaunchKernel(func, grid, block, args, shared, stream);
+}
+
+cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  device_work().launched(config ? config->stream : nullptr);
+  return __real_cudaLaunchKernelExC(config, func, args);
+}
+
+cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                               size_t shared, cudaStream_t stream) {
+  device_work().launched(stream);
+  return __real_cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
+}
+
+cudaError_t __wrap_cudaGraphLaunch(cudaGraphExec_t graph, cudaStream_t stream) {
+  device_work().launched(stream);
+  return __real_cudaGraphLaunch(graph, stream);
+}
+
+#if CUDART_VERSION >= 13000
+cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                      cudaStream_t stream) {
+  device_work().launched(stream);
+  return __real___cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
+                                           size_t shared, cudaStream_t stream) {
+  device_work().launched(stream);
+  return __real___cudaLaunchKernel_ptsz(kernel, grid, block, args, shared, stream);
+}
+#endif
+
+}  // extern "C"

@@ -1,5 +1,7 @@
 // The simulator child: buffers and guards are labelled for the memory checker, and the simulator's
 // report for the launcher goes into the case record.
+#include <algorithm>
+
 #include "backend.hpp"
 #include "sim/harness_api.h"
 #include "sim_report_json.hpp"
@@ -16,6 +18,11 @@ cudaError_t runner_free(void* ptr) {
   return cudaFree(ptr);
 }
 
+cudaError_t runner_memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
+  sim::harness::runner_copy(dst, src, bytes);
+  return cudaSuccess;
+}
+
 void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
   sim::harness::begin_launcher();
   constexpr size_t kGuardBytes = protocol::kGuardElems * sizeof(float);
@@ -26,11 +33,19 @@ void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<
       sim::harness::mark_guard(b.data() + b.elements(), kGuardBytes, b.name().c_str());
     }
   }
+  for (const GuardedBuffer& b : inputs) sim::harness::mark_input(b.base());
+  for (const GuardedBuffer& b : outputs) sim::harness::mark_output(b.base());
+}
+
+void launcher_returned(protocol::CaseRecord&) {
+  sim::harness::launcher_returned();  // a finding in the report, if any
 }
 
 void end_launcher(protocol::CaseRecord& record) {
   const sim::harness::Report report = sim::harness::end_launcher();
   record.scratch_bytes = report.scratch_peak_bytes;
+  record.kernel_launches = std::count_if(report.launches.begin(), report.launches.end(),
+                                         [](const sim::harness::LaunchRecord& l) { return l.error.empty(); });
   record.sim = to_json(report);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend.hpp"
 #include "busy_wait.hpp"
 #include "cuda_error.hpp"
 
@@ -37,7 +38,7 @@ struct Rotation {
       LaunchArgs set{.in = {}, .out = {}, .params = first.params};
       for (const GuardedBuffer& in : inputs) {
         GuardedBuffer& copy = owned.emplace_back(in.name(), in.elements());
-        check(cudaMemcpy(copy.base(), in.base(), in.total_bytes(), cudaMemcpyDeviceToDevice),
+        check(runner_memcpy(copy.base(), in.base(), in.total_bytes(), cudaMemcpyDeviceToDevice),
               "copy of an input");
         set.in.push_back(copy.data());
       }

@@ -44,13 +44,13 @@ size_t GuardedBuffer::total_bytes() const {
 }
 
 void GuardedBuffer::upload(const std::vector<float>& image) const {
-  check(cudaMemcpy(base_, image.data(), total_bytes(), cudaMemcpyHostToDevice),
+  check(runner_memcpy(base_, image.data(), total_bytes(), cudaMemcpyHostToDevice),
         ("upload of " + name_).c_str());
 }
 
 std::vector<float> GuardedBuffer::download() const {
   std::vector<float> image(elements_ + 2 * kGuardElems);
-  check(cudaMemcpy(image.data(), base_, total_bytes(), cudaMemcpyDeviceToHost),
+  check(runner_memcpy(image.data(), base_, total_bytes(), cudaMemcpyDeviceToHost),
         ("download of " + name_).c_str());
   return image;
 }

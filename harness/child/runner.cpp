@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "backend.hpp"
@@ -92,10 +93,11 @@ const std::vector<TestCase>& case_list(const PuzzleSpec& puzzle, const protocol:
 }
 
 // Runs one case and appends its record; returns false when the CUDA context died in it.
-bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, const fs::path& dir) {
+bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, const fs::path& dir,
+              protocol::ProgressWriter& progress) {
   const TestCase& test = case_list(puzzle, job).at(index);
   const bool sweep = job.mode == "sweep";
-  protocol::append_line(protocol::progress_path(dir), {{"event", "start"}, {"case", index}});
+  progress.append({{"event", "start"}, {"case", index}});
 
   std::vector<std::vector<float>> input_images;
   for (const std::vector<float>& data : draw_inputs(puzzle, test, job.seed)) {
@@ -115,11 +117,12 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
 
   // The inputs are ready: the parent's case timeout starts again here, so that it measures the learner's
   // code, not our input generation (puzzle 6 runs a float64 forward pass for o and lse).
-  protocol::append_line(protocol::progress_path(dir), {{"event", "launch"}, {"case", index}});
+  progress.append({{"event", "launch"}, {"case", index}});
   protocol::CaseRecord record;
   record.case_index = index;
   begin_launcher(inputs, outputs);
   puzzle_call_launcher(args);
+  launcher_returned(record);
   const cudaError_t synced = cudaDeviceSynchronize();
   const cudaError_t last = cudaGetLastError();
   end_launcher(record);
@@ -134,6 +137,9 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
       const std::vector<float> image = outputs[k].download();
       protocol::write_floats(protocol::output_path(dir, index, static_cast<int>(k)), image.data(),
                              static_cast<int64_t>(image.size()));
+      // The file can be rewritten after this; its seal, inside the sealed record, cannot.
+      record.output_seals.push_back(protocol::seal(
+          progress.key(), {reinterpret_cast<const char*>(image.data()), image.size() * sizeof(float)}));
     }
     for (size_t k = 0; k < inputs.size(); ++k) {
       record.inputs_modified += count_modified(input_images[k], inputs[k].download());
@@ -144,11 +150,25 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
     alive = time_case(job, args, inputs, outputs, record);
   }
 #endif
-  protocol::append_line(protocol::progress_path(dir), record);
+  progress.append(record);
   return alive;
 }
 
+// The parent's key for this process, the first line on stdin. Read here, in main(), after every static
+// constructor of the learner's file: one that took it first leaves us without it, and the run fails.
+protocol::SessionKey read_session_key() {
+  char line[64] = {};
+  if (!std::fgets(line, sizeof line, stdin))
+    throw std::runtime_error("no session key on stdin (run me through `puzzle check`)");
+  std::string text = line;
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  const auto key = protocol::SessionKey::parse(text);
+  if (!key) throw std::runtime_error("the session key on stdin is malformed");
+  return *key;
+}
+
 int run(const fs::path& dir) {
+  protocol::ProgressWriter progress(protocol::progress_path(dir), read_session_key());
   const protocol::Job job = read_job(dir);
   const PuzzleSpec* puzzle = find_puzzle(job.puzzle);
   if (!puzzle) throw std::runtime_error("no puzzle " + std::to_string(job.puzzle));
@@ -159,8 +179,9 @@ int run(const fs::path& dir) {
     }
   }
   for (int index : job.cases) {
-    if (!run_case(*puzzle, job, index, dir)) return kExitContextDead;
+    if (!run_case(*puzzle, job, index, dir, progress)) return kExitContextDead;
   }
+  progress.append({{"event", "end"}});  // the parent accepts no line after this one
   return 0;
 }
 

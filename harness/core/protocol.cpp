@@ -16,6 +16,18 @@ namespace {
   throw std::runtime_error(what + " " + file.string() + ": " + std::strerror(errno));
 }
 
+// One write() per line: a crash can tear only the line being written, never an earlier one.
+void append_text(const std::filesystem::path& file, const std::string& text) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) fail("cannot open", file);
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const bool ok = written == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  const int saved_errno = errno;
+  ::close(fd);
+  errno = saved_errno;
+  if (!ok) fail("cannot append to", file);
+}
+
 }  // namespace
 
 void to_json(nlohmann::json& j, const Job& job) {
@@ -60,6 +72,9 @@ void to_json(nlohmann::json& j, const CaseRecord& r) {
   if (r.scratch_bytes != kUnknownBytes) j["scratch_bytes"] = r.scratch_bytes;
   if (r.outputs_unwritten >= 0) j["outputs_unwritten"] = r.outputs_unwritten;
   if (!r.sim.is_null()) j["sim"] = r.sim;
+  if (r.kernel_launches >= 0) j["kernel_launches"] = r.kernel_launches;
+  if (!r.refused.empty()) j["refused"] = r.refused;
+  if (!r.output_seals.empty()) j["output_seals"] = r.output_seals;
 }
 
 void from_json(const nlohmann::json& j, CaseRecord& r) {
@@ -72,23 +87,17 @@ void from_json(const nlohmann::json& j, CaseRecord& r) {
   r.scratch_bytes = j.value("scratch_bytes", r.scratch_bytes);
   r.outputs_unwritten = j.value("outputs_unwritten", r.outputs_unwritten);
   if (j.contains("sim")) r.sim = j["sim"];
+  r.kernel_launches = j.value("kernel_launches", r.kernel_launches);
+  r.refused = j.value("refused", r.refused);
+  r.output_seals = j.value("output_seals", r.output_seals);
 }
 
 void append_line(const std::filesystem::path& file, const nlohmann::json& line) {
-  const std::string text = line.dump() + "\n";
-  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot open", file);
-  // One write() per line: a crash can tear only the line being written, never an earlier one.
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const bool ok = written == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  const int saved_errno = errno;
-  ::close(fd);
-  errno = saved_errno;
-  if (!ok) fail("cannot append to", file);
+  append_text(file, line.dump() + "\n");
 }
 
-std::vector<nlohmann::json> read_lines(const std::filesystem::path& file) {
-  std::vector<nlohmann::json> lines;
+std::vector<std::string> read_raw_lines(const std::filesystem::path& file) {
+  std::vector<std::string> lines;
   std::ifstream in(file, std::ios::binary);
   if (!in) return lines;  // the child died before its first line
   std::stringstream buffer;
@@ -96,10 +105,36 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& file) {
   const std::string text = buffer.str();
   size_t begin = 0;
   for (size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
-    lines.push_back(nlohmann::json::parse(text.begin() + begin, text.begin() + end));
+    lines.push_back(text.substr(begin, end - begin));
   }
   // Whatever follows the last newline is a line torn by a crash: ignored.
   return lines;
+}
+
+std::vector<nlohmann::json> read_lines(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> lines;
+  for (const std::string& raw : read_raw_lines(file))
+    lines.push_back(nlohmann::json::parse(raw.substr(0, raw.find('\t'))));
+  return lines;
+}
+
+void ProgressWriter::append(nlohmann::json line) {
+  line["seq"] = next_seq_++;
+  const std::string text = line.dump();
+  append_text(file_, text + "\t" + seal(key_, text) + "\n");
+}
+
+CheckedLine check_line(const std::string& raw, const SessionKey& key, int64_t seq) {
+  const size_t tab = raw.rfind('\t');
+  if (tab == std::string::npos) return {.problem = "a line without the harness's seal"};
+  const std::string text = raw.substr(0, tab);
+  if (seal(key, text) != raw.substr(tab + 1))
+    return {.problem = "a line the harness did not write (wrong seal)"};
+  CheckedLine checked{.line = nlohmann::json::parse(text, nullptr, false)};
+  if (!checked.line.is_object()) return {.problem = "a sealed line that is not a JSON object"};
+  if (checked.line.value("seq", int64_t{-1}) != seq)
+    return {.problem = "line " + std::to_string(seq) + " out of order (a replayed or dropped line)"};
+  return checked;
 }
 
 void write_floats(const std::filesystem::path& file, const float* data, int64_t count) {

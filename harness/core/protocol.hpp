@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "registry.hpp"
+#include "seal.hpp"
 
 namespace puzzle::protocol {
 
@@ -54,14 +55,41 @@ struct CaseRecord {
   uint64_t scratch_bytes = kUnknownBytes;  // device memory the launcher allocated (peak), if known
   int64_t outputs_unwritten = -1;          // sweep mode: output elements still holding the poison
   nlohmann::json sim;                      // null on the GPU
+  // What the learner's code did besides computing (device_work.hpp): kernels launched, copies refused.
+  int64_t kernel_launches = -1;           // -1: not counted (an older child)
+  std::vector<std::string> refused;       // one line per refused call, e.g. a copy into an output
+  std::vector<std::string> output_seals;  // seal() of each output file, in buffer order
 };
 void to_json(nlohmann::json& j, const CaseRecord& r);  // the whole done line, "event" included
 void from_json(const nlohmann::json& j, CaseRecord& r);
 
 // Child side: append one line and flush it to disk before going on.
 void append_line(const std::filesystem::path& file, const nlohmann::json& line);
-// Parent side: the lines written so far (a torn last line from a crash is ignored).
+// The whole lines written so far, as text (a torn last line from a crash is ignored).
+std::vector<std::string> read_raw_lines(const std::filesystem::path& file);
+// Their JSON, unverified: for tests and tools that read a progress file the harness wrote.
 std::vector<nlohmann::json> read_lines(const std::filesystem::path& file);
+
+// The child's progress file: every line is `JSON<TAB>SEAL`, where the JSON holds "seq" (0, 1, 2, ...
+// within one process) and SEAL is seal(key, JSON). The last line of a run is {"event":"end"}.
+class ProgressWriter {
+ public:
+  ProgressWriter(std::filesystem::path file, SessionKey key) : file_(std::move(file)), key_(key) {}
+  void append(nlohmann::json line);
+  const SessionKey& key() const { return key_; }
+
+ private:
+  std::filesystem::path file_;
+  SessionKey key_;
+  int64_t next_seq_ = 0;
+};
+
+// Parent side: the JSON of `raw` if it is line number `seq` sealed with `key`; else why not, in `problem`.
+struct CheckedLine {
+  nlohmann::json line;
+  std::string problem;  // empty when the line is genuine
+};
+CheckedLine check_line(const std::string& raw, const SessionKey& key, int64_t seq);
 
 // Raw float32 files: [guard][data][guard].
 void write_floats(const std::filesystem::path& file, const float* data, int64_t count);

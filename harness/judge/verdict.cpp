@@ -35,8 +35,24 @@ std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::Cas
   return notes;
 }
 
+// Why the outputs do not count as device work (docs/grading.md), or empty. Missing evidence is a reason.
+std::string device_work_problem(const protocol::CaseRecord& record) {
+  if (!record.refused.empty()) return "refused: " + record.refused.front();
+  if (record.kernel_launches < 0)
+    return "refused: the child did not report the kernels your launcher launched";
+  if (record.kernel_launches == 0)
+    return "refused: your launcher launched no kernel; the outputs must be computed on the device";
+  return "";
+}
+
+const Diagnosis kNoDeviceWork{
+    "no_device_work",
+    "a case passes only when kernels compute its outputs: launch at least one kernel, write the outputs from "
+    "it, read the inputs only in kernels, and wait for any stream of your own before the launcher returns"};
+
 // The one-line summary: the most basic problem first.
 std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over) {
+  if (const std::string refusal = device_work_problem(r.record); !refusal.empty()) return refusal;
   if (const std::string error = launch_error_of(r.record); !error.empty()) return "CUDA error: " + error;
   int64_t wrong = 0, total = 0, outside = 0;
   const Mismatch* first = nullptr;
@@ -122,12 +138,14 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t s
   r.checks = evidence.checks;
   const bool sim_errors = sim_found_errors(record.sim);
   const bool scratch_over = scratch_too_large(puzzle, test.params, record);
+  const bool device_work = device_work_problem(record).empty();
   const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 &&
-                      launch_error_of(record).empty() && !sim_errors && !scratch_over;
+                      launch_error_of(record).empty() && !sim_errors && !scratch_over && device_work;
   r.status = passed                                    ? CaseStatus::passed
              : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
                                                        : CaseStatus::failed;
   r.points = passed ? test.points : 0;
+  if (!device_work) r.diagnoses.push_back(kNoDeviceWork);
   if (!passed) {
     generic_diagnoses(evidence, r.diagnoses);
     if (puzzle.diagnose) puzzle.diagnose(evidence, r.diagnoses);

@@ -6,6 +6,7 @@
 #include "errors.hpp"
 #include "function_attributes.hpp"
 #include "memory.hpp"
+#include "streams.hpp"
 
 namespace {
 
@@ -213,8 +214,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
   return cudaSuccess;
 }
 
-// Every launch has finished by the time it returns.
+// Every launch has finished by the time it returns; a GPU's would have now.
 cudaError_t cudaDeviceSynchronize() {
+  sim::finish_all_streams();
   return cudaSuccess;
 }
 

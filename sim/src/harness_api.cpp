@@ -3,6 +3,7 @@
 #include "sim/harness_api.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "launch.hpp"
 #include "memory_heap.hpp"
 #include "memory_traffic.hpp"
+#include "streams.hpp"
 
 namespace sim::harness {
 namespace {
@@ -56,6 +58,22 @@ void mark_guard(const void* device_ptr, size_t bytes, const char* label) {
   allocation.inner_guards.push_back({lo, lo + bytes});
   shrink_buffer_by_guards(allocation);
   if (allocation.label.empty()) allocation.label = label;
+}
+
+void mark_input(const void* device_ptr) {
+  allocation_holding(device_ptr, 0, "mark_input").role = memory::Allocation::Role::input;
+}
+
+void mark_output(const void* device_ptr) {
+  allocation_holding(device_ptr, 0, "mark_output").role = memory::Allocation::Role::output;
+}
+
+void runner_copy(void* dst, const void* src, size_t bytes) {
+  std::memcpy(dst, src, bytes);  // device memory is host memory here
+}
+
+void launcher_returned() {
+  report_unfinished_streams();
 }
 
 void begin_launcher() {

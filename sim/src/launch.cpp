@@ -15,6 +15,7 @@
 #include "host_thread_pool.hpp"
 #include "launch_validation.hpp"
 #include "memory.hpp"
+#include "streams.hpp"
 
 namespace sim {
 namespace {
@@ -106,6 +107,7 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
   const unsigned participants =
       static_cast<unsigned>(std::min<uint64_t>(grid.blocks, HostThreadPool::instance().size()));
   HostThreadPool::instance().run(participants, &run_blocks, &grid);
+  note_stream_launch(config.stream);
   record.static_shared = memory::static_shared_bytes();
   if (grid.refused) {
     record_error(cudaErrorInvalidValue);  // the memory checker has reported why

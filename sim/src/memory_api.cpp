@@ -87,6 +87,40 @@ bool right_side(const void* p, bool want_device, const std::string& what, Where 
   return false;
 }
 
+using Role = Allocation::Role;
+
+// The copies that would let host code compute the outputs: host data into an output (directly, or
+// through a scratch buffer), and an input (or a device copy of one) to the host. Reports and returns
+// false for those; otherwise notes where the destination's bytes came from.
+bool allowed_for_learner(void* dst, const void* src, cudaMemcpyKind kind, const std::string& what,
+                         Where where) {
+  Allocation* to = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice
+                       ? device_heap.find(reinterpret_cast<uintptr_t>(dst))
+                       : nullptr;
+  const Allocation* from = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice
+                               ? device_heap.find(reinterpret_cast<uintptr_t>(src))
+                               : nullptr;
+  const bool host_data = kind == cudaMemcpyHostToDevice || (from && from->holds_host_data);
+  const bool input_data = from && (from->role == Role::input || from->holds_input_data);
+  if (to && to->role == Role::output && host_data) {
+    report(Severity::error, "host_data_in_output", where,
+           what + "puts data from the host into " + name_of(*to).in_sentence +
+               ": outputs must be computed by your kernels, not copied from the host");
+    return false;
+  }
+  if (!to && kind == cudaMemcpyDeviceToHost && input_data) {
+    report(Severity::error, "input_copied_to_host", where,
+           what + "copies " + name_of(*from).in_sentence +
+               " (an input) to the host: the inputs are for your kernels; host code never needs them");
+    return false;
+  }
+  if (to && to->role == Role::scratch) {
+    if (host_data) to->holds_host_data = true;
+    if (input_data) to->holds_input_data = true;
+  }
+  return true;
+}
+
 cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, const char* call,
                  Where where) {
   if (count == 0) return cudaSuccess;
@@ -107,6 +141,8 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
   if (dst_device && !valid_device_range(dst, count, what + "destination", where))
     return cudaErrorInvalidValue;
   if (src_device && !valid_device_range(src, count, what + "source", where)) return cudaErrorInvalidValue;
+  if (!allowed_for_learner(dst, src, kind, std::string(call) + "(..., " + kind_name(kind) + ") ", where))
+    return record_error(cudaErrorInvalidValue);
   std::memmove(dst, src, count);
   return cudaSuccess;
 }

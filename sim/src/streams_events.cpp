@@ -1,20 +1,27 @@
 // Streams and events. Work is done by the time the call that queues it returns, so streams order
-// nothing and an event's time is the host time at which it was recorded.
+// nothing and an event's time is the host time at which it was recorded. What a GPU would still be
+// running is tracked all the same: a launcher that returns before its own stream's work is done is a
+// finding, since on a GPU the harness would read the outputs before that work wrote them.
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <set>
 
 #include "cuda_runtime_api.h"
+#include "diagnostics.hpp"
 #include "errors.hpp"
+#include "streams.hpp"
 
 struct CUstream_st {
   unsigned int flags;
+  std::atomic<bool> unfinished{false};  // a launch on it that nothing has waited for
 };
 
 struct CUevent_st {
   unsigned int flags;
   bool recorded = false;
   std::chrono::steady_clock::time_point when{};
+  cudaStream_t covers = nullptr;  // the stream whose unfinished work a wait on this event finishes
 };
 
 namespace {
@@ -25,7 +32,7 @@ class Registry {
  public:
   Handle* create(unsigned int flags) {
     std::lock_guard lock(mutex_);
-    return *live_.insert(new Handle{flags}).first;
+    return *live_.insert(new Handle{.flags = flags}).first;
   }
   bool destroy(Handle* h) {
     std::lock_guard lock(mutex_);
@@ -36,6 +43,11 @@ class Registry {
   bool contains(Handle* h) {
     std::lock_guard lock(mutex_);
     return live_.count(h) != 0;
+  }
+  template <class F>
+  void for_each(F&& f) {
+    std::lock_guard lock(mutex_);
+    for (Handle* h : live_) f(*h);
   }
 
  private:
@@ -51,7 +63,37 @@ bool valid_stream(cudaStream_t s) {
   return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || streams.contains(s);
 }
 
+bool learners_stream(cudaStream_t s) {
+  return s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread && streams.contains(s);
+}
+
+void finish(cudaStream_t s) {
+  if (learners_stream(s)) s->unfinished = false;
+}
+
 }  // namespace
+
+namespace sim {
+
+void note_stream_launch(cudaStream_t stream) {
+  if (learners_stream(stream)) stream->unfinished = true;
+}
+
+void finish_all_streams() {
+  streams.for_each([](CUstream_st& s) { s.unfinished = false; });
+}
+
+void report_unfinished_streams() {
+  streams.for_each([](CUstream_st& s) {
+    if (!s.unfinished.exchange(false)) return;
+    report(Severity::error, "unfinished_stream_work", Where{},
+           "the launcher returned while a kernel it launched on a stream of its own was unfinished (nothing "
+           "waited for it: cudaStreamSynchronize, or cudaEventRecord then cudaStreamWaitEvent on the default "
+           "stream); on a GPU the harness would read the outputs before that kernel wrote them");
+  });
+}
+
+}  // namespace sim
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
@@ -68,7 +110,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  return valid_stream(stream) ? cudaSuccess : sim::record_error(cudaErrorInvalidResourceHandle);
+  if (!valid_stream(stream)) return sim::record_error(cudaErrorInvalidResourceHandle);
+  finish(stream);
+  return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
@@ -78,6 +122,8 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (!valid_stream(stream) || !events.contains(event))
     return sim::record_error(cudaErrorInvalidResourceHandle);
+  // Whatever waits next on `stream` waits for the work the event covers; the runner's wait does.
+  finish(event->covers);
   return cudaSuccess;
 }
 
@@ -101,11 +147,14 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     return sim::record_error(cudaErrorInvalidResourceHandle);
   event->recorded = true;
   event->when = std::chrono::steady_clock::now();
+  event->covers = learners_stream(stream) && stream->unfinished ? stream : nullptr;
   return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return events.contains(event) ? cudaSuccess : sim::record_error(cudaErrorInvalidResourceHandle);
+  if (!events.contains(event)) return sim::record_error(cudaErrorInvalidResourceHandle);
+  finish(event->covers);
+  return cudaSuccess;
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {

@@ -157,3 +157,22 @@ TEST_CASE("a deadline already past: no process is started and every case is not 
   CHECK(runs.processes == 0);
   for (int c : {0, 1}) CHECK(runs.cases.at(c).message == kNotRunAtDeadline);
 }
+
+TEST_CASE("a progress line without the child's seal voids the whole run, earlier records included") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "1:forge", {0, 1, 2});
+  REQUIRE(runs.cases.size() == 3);
+  for (const auto& [index, run] : runs.cases) {
+    CHECK(run.outcome == RunOutcome::refused);
+    CHECK(run.message.find("refused: line 6 of the progress file: a line without the harness's seal") == 0);
+  }
+  CHECK(runs.processes == 1);  // no retry: a fresh process would run the same code
+}
+
+TEST_CASE("a second record for a case is refused: the first is the only one that counts") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "0:twice", {0, 1});
+  REQUIRE(runs.cases.size() == 2);
+  CHECK(runs.cases.at(0).outcome == RunOutcome::refused);
+  CHECK(runs.cases.at(0).message.find("out of turn") != std::string::npos);
+}

@@ -1,10 +1,13 @@
-// A stand-in for the child, for the process-runner tests: `cli_fake_child WORKDIR` reads job.json and,
-// for each case, writes {"event":"start"} and then does what FAKE_CHILD_PLAN says for that case:
+// A stand-in for the child, for the process-runner tests: `cli_fake_child WORKDIR` reads its session key
+// from stdin and job.json and, for each case, writes {"event":"start"} and {"event":"launch"} (sealed, as
+// the real child does) and then does what FAKE_CHILD_PLAN says for that case:
 //   FAKE_CHILD_PLAN="0:done,1:segv,2:exit3"
 //   done   write the done record                 segv      die of SIGSEGV
 //   exit1  exit(1) mid-case                      exit3     write the done record, then exit(3)
 //   hang   start a grandchild, then hang (both sleep; the grandchild's pid goes to WORKDIR/grandchild.pid)
 //   simcrash  print a "[sim] crash: ..." line as the simulator does, then die of SIGSEGV
+//   forge  append an unsealed done record, as learner code might, then the genuine one
+//   twice  write the done record twice
 // A case missing from the plan is done. Every process start is appended to WORKDIR/starts.
 #include <signal.h>
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -31,10 +35,10 @@ std::map<int, std::string> read_plan() {
   return plan;
 }
 
-void write_done(const std::filesystem::path& dir, int index) {
+void write_done(puzzle::protocol::ProgressWriter& progress, int index) {
   puzzle::protocol::CaseRecord record;
   record.case_index = index;
-  puzzle::protocol::append_line(puzzle::protocol::progress_path(dir), record);
+  progress.append(record);
 }
 
 }  // namespace
@@ -42,13 +46,17 @@ void write_done(const std::filesystem::path& dir, int index) {
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   const std::filesystem::path dir = argv[1];
+  std::string key;
+  std::getline(std::cin, key);
+  puzzle::protocol::ProgressWriter progress(puzzle::protocol::progress_path(dir),
+                                            puzzle::protocol::SessionKey::parse(key).value());
   std::ifstream job_file(puzzle::protocol::job_path(dir));
   const auto job = nlohmann::json::parse(job_file).get<puzzle::protocol::Job>();
   std::ofstream(dir / "starts", std::ios::app) << getpid() << "\n";
   const auto plan = read_plan();
   for (int index : job.cases) {
-    puzzle::protocol::append_line(puzzle::protocol::progress_path(dir),
-                                  {{"event", "start"}, {"case", index}});
+    progress.append({{"event", "start"}, {"case", index}});
+    progress.append({{"event", "launch"}, {"case", index}});
     std::printf("running case %d\n", index);
     std::fflush(stdout);
     const std::string action = plan.contains(index) ? plan.at(index) : "done";
@@ -67,8 +75,13 @@ int main(int argc, char** argv) {
       }
       for (;;) pause();
     }
-    write_done(dir, index);
+    if (action == "forge")
+      puzzle::protocol::append_line(puzzle::protocol::progress_path(dir),
+                                    {{"event", "done"}, {"case", index}});
+    write_done(progress, index);
+    if (action == "twice") write_done(progress, index);
     if (action == "exit3") return 3;
   }
+  progress.append({{"event", "end"}});
   return 0;
 }

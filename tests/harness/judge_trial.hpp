@@ -14,6 +14,11 @@
 
 namespace trial {
 
+// A record as the child writes it for a launcher that ran one kernel: the judge refuses one without.
+inline puzzle::protocol::CaseRecord launched() {
+  return {.kernel_launches = 1};
+}
+
 inline const puzzle::TestCase& case_named(const puzzle::PuzzleSpec& p, const std::string& name) {
   return *std::find_if(p.cases.begin(), p.cases.end(),
                        [&](const puzzle::TestCase& t) { return t.name == name; });
@@ -30,7 +35,7 @@ struct Trial {
   puzzle::Buffers inputs;
   std::vector<float> y;  // what the kernel wrote
   std::vector<float> before = guard(), after = guard();
-  puzzle::protocol::CaseRecord record;
+  puzzle::protocol::CaseRecord record = launched();
 
   explicit Trial(const std::string& name, const fp32::Kernel& kernel = {}) : Trial(1, name, kernel) {}
   Trial(int puzzle_id, const std::string& name, const fp32::Kernel& kernel = {})

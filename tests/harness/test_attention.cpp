@@ -118,7 +118,7 @@ std::vector<float> to_float(const std::vector<double>& values) {
 }
 
 CaseResult judge(const TestCase& test, const std::vector<float>& o, const std::vector<float>& lse,
-                 const protocol::CaseRecord& record = {}, uint64_t seed = 3) {
+                 const protocol::CaseRecord& record = trial::launched(), uint64_t seed = 3) {
   return judge_case(flash(), test, seed, {with_guards(o), with_guards(lse)}, record);
 }
 
@@ -227,7 +227,7 @@ TEST_CASE("a right float32 flash kernel passes every simulator case, with a marg
 TEST_CASE("the scratch rule: an n x n allocation fails the case, with the reason") {
   const TestCase& test = trial::case_named(flash(), "1x640x640x16_causal");
   const Reference r = reference_of(shape_of(test.params), qkv(test));
-  protocol::CaseRecord record;
+  protocol::CaseRecord record = trial::launched();
   CHECK(judge(test, to_float(r.o), to_float(r.lse), record).status ==
         CaseStatus::passed);                                    // unknown: no rule
   record.scratch_bytes = 4 * (640 + 640) * 16 * sizeof(float);  // a few buffers like q: allowed

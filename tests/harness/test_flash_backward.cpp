@@ -38,7 +38,7 @@ struct Run {
       file.insert(file.end(), after.begin(), after.end());
       files.push_back(std::move(file));
     }
-    return judge_case(puzzle, test, kSeed, files, {});
+    return judge_case(puzzle, test, kSeed, files, trial::launched());
   }
 
   // The largest |got - want| - rtol |want| over the three gradients: the least atol that passes them.

@@ -31,8 +31,9 @@ struct ChildRun {
     fs::remove_all(dir);
     fs::create_directories(dir);
     std::ofstream(protocol::job_path(dir)) << nlohmann::json(job).dump();
-    const std::string command = std::string(child) + " " + dir.string() + " >" + (dir / "out").string() +
-                                " 2>" + (dir / "err").string();
+    std::ofstream(dir / "key") << protocol::SessionKey::random().hex() << "\n";  // as the parent hands it over
+    const std::string command = std::string(child) + " " + dir.string() + " <" + (dir / "key").string() +
+                                " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
     const int status = std::system(command.c_str());
     exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     out = read(dir / "out");

@@ -69,10 +69,31 @@ CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::
       "-arch=sm_" + config.cuda_arch, source.string()};
   for (const auto& lib : libraries) cmd.push_back(lib.string());
   if (link_cublas) cmd.push_back("-lcublas");
-  // The child counts the launcher's scratch allocations through these wrappers. The static cudart
-  // (nvcc's default) is what the child library was built against.
-  cmd.insert(cmd.end(), {"-cudart", "static", "-Xlinker", "--wrap=cudaMalloc", "-Xlinker", "--wrap=cudaFree",
-                         "-o", child.string()});
+  // The child counts the launcher's scratch memory and kernel launches, and refuses the copies that
+  // would let host code compute the outputs, through wrappers of these (harness/child/backend_gpu.cpp).
+  // The static cudart (nvcc's default) is what the child library was built against.
+  static constexpr const char* kWrapped[] = {
+      "cudaMalloc",
+      "cudaFree",
+      "cudaMemcpy",
+      "cudaMemcpyAsync",
+      "cudaMemcpy2D",
+      "cudaMemcpy2DAsync",
+      "cudaMemcpyFromSymbol",
+      "cudaMemcpyFromSymbolAsync",
+      "cudaMemcpyPeer",
+      "cudaMemcpyPeerAsync",
+      "cudaMemcpy3D",
+      "cudaMemcpy3DAsync",
+      "cudaLaunchKernel",
+      "cudaLaunchKernelExC",
+      "cudaLaunchCooperativeKernel",
+      "cudaGraphLaunch",
+      "__cudaLaunchKernel",
+      "__cudaLaunchKernel_ptsz"};  // what `kernel<<<...>>>` calls since CUDA 13
+  cmd.insert(cmd.end(), {"-cudart", "static"});
+  for (const char* name : kWrapped) cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + name});
+  cmd.insert(cmd.end(), {"-o", child.string()});
   return cmd;
 }
 

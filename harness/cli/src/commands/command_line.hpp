@@ -23,6 +23,7 @@ struct CheckOptions {
   std::vector<std::string> cases;   // only these (by name); all when empty
   bool verbose = false;
   bool sanitize = false;  // also run the cases under compute-sanitizer (a GPU only)
+  bool api_check = true;  // refuse a file that uses process, file or exit APIs (api_check.hpp)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // grade's time budget: stop running then
 };
 

@@ -77,6 +77,8 @@ std::string problem_of(const CaseRun& run, const TestCase& shape, const PuzzleSp
       return "timed out: " + run.message;
     case RunOutcome::not_run:
       return "not run: " + run.message;
+    case RunOutcome::refused:
+      return run.message;
   }
   const protocol::CaseRecord& record = run.record;
   if (record.launch_error.find("cudaErrorMemoryAllocation") != std::string::npos) return "out of memory";

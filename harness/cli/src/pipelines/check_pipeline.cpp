@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "api_check.hpp"
 #include "benchmark.hpp"
 #include "case_judging.hpp"
 #include "child_build.hpp"
@@ -190,7 +191,10 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
         report.puzzles.emplace_back(PuzzleReport{.spec = &spec, .file = source.file, .source = source.kind});
     if (observer.started) observer.started(report);
 
-    const ChildBuild build = build_child(config, spec, source, choice.backend);
+    // A file that uses the APIs a forgery needs is refused before it is built (docs/grading.md).
+    BuildInfo apis = options.api_check ? check_apis(source.text) : BuildInfo{.ok = true};
+    ChildBuild build = apis.ok ? build_child(config, spec, source, choice.backend) : ChildBuild{.info = apis};
+    if (apis.ok) build.info.log = apis.log + build.info.log;
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);
     if (build.info.ok) {

@@ -23,7 +23,55 @@ struct Process {
   bool past_deadline = false;        // stopped because request.deadline passed
   int in_flight = -1;                // started, not done, when it ended
   bool progressed = false;           // started or finished at least one case
+  std::string forged;                // why a progress line was refused (empty: every line was genuine)
   std::string stderr_text;
+};
+
+// Accepts the child's progress lines in order: each must carry the process's seal and the next sequence
+// number, and follow start -> launch -> done for the next pending case. The first line that does not is
+// a forgery: what the learner's code wrote can only make the run fail.
+class ProgressCheck {
+ public:
+  ProgressCheck(const protocol::SessionKey& key, const std::vector<int>& pending)
+      : key_(key), pending_(pending) {}
+
+  // The genuine line, or `problem` set (and every later line refused too).
+  std::optional<nlohmann::json> accept(const std::string& raw, std::string& problem) {
+    if (!problem.empty()) return std::nullopt;
+    protocol::CheckedLine checked = protocol::check_line(raw, key_, seq_);
+    if (checked.problem.empty()) checked.problem = out_of_order(checked.line);
+    if (!checked.problem.empty()) {
+      problem = "line " + std::to_string(seq_ + 1) + " of the progress file: " + checked.problem;
+      return std::nullopt;
+    }
+    ++seq_;
+    return std::move(checked.line);
+  }
+
+ private:
+  std::string out_of_order(const nlohmann::json& line) {
+    const std::string event = line.value("event", "");
+    if (ended_) return "a line after the end of the run";
+    if (event == "end") {
+      ended_ = true;
+      return "";
+    }
+    const int index = line.value("case", -1);
+    if (next_ >= pending_.size() || index != pending_[next_])
+      return "a record for case " + std::to_string(index) + " out of turn";
+    static const char* const kOrder[] = {"start", "launch", "done"};
+    if (event != kOrder[step_])
+      return "a \"" + event + "\" record for case " + std::to_string(index) + " out of turn";
+    if (++step_ == 3) step_ = 0, ++next_;
+    return "";
+  }
+
+  protocol::SessionKey key_;
+  std::vector<int> pending_;
+  int64_t seq_ = 0;
+  size_t next_ = 0;  // index into pending_ of the case under way
+  int step_ = 0;     // 0 start, 1 launch, 2 done
+  bool ended_ = false;
 };
 
 Process run_process(const ChildRunRequest& request, const std::vector<int>& pending, int number,
@@ -40,20 +88,25 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
   {
     std::vector<std::string> argv = request.launcher;
     argv.insert(argv.end(), {request.child.string(), request.work_dir.string()});
-    GroupProcess child(argv, out, err);
+    const protocol::SessionKey key = protocol::SessionKey::random();
+    GroupProcess child(argv, out, err, key.hex() + "\n");
+    ProgressCheck check(key, pending);
     size_t seen = 0;
     auto last_event = Clock::now();
     for (;;) {
       const auto exited = child.poll();
-      const auto lines = protocol::read_lines(progress);  // after poll: an exited child's last lines are in
+      const auto lines =
+          protocol::read_raw_lines(progress);  // after poll: an exited child's last lines are in
       for (; seen < lines.size(); ++seen) {
-        const auto& line = lines[seen];
-        const int index = line.value("case", -1);
-        const std::string event = line.value("event", "");
+        const auto line = check.accept(lines[seen], p.forged);
+        if (!line) break;
+        const int index = line->value("case", -1);
+        const std::string event = line->value("event", "");
         if (event == "start" || event == "launch") {
           p.in_flight = index;
         } else if (event == "done") {
-          runs.cases[index] = {.outcome = RunOutcome::done, .record = line.get<protocol::CaseRecord>()};
+          runs.cases[index] = {
+              .outcome = RunOutcome::done, .record = line->get<protocol::CaseRecord>(), .key = key};
           if (request.case_done) request.case_done(index, runs.cases[index].record);
           p.in_flight = -1;
         } else {
@@ -61,6 +114,10 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         }
         p.progressed = true;
         last_event = Clock::now();
+      }
+      if (!p.forged.empty()) {
+        child.stop(kTermGrace);
+        break;
       }
       if (exited) {
         p.status = exited;
@@ -103,6 +160,11 @@ ChildRuns run_child(const ChildRunRequest& request) {
       break;
     }
     const Process p = run_process(request, pending, runs.processes++, runs);
+    if (!p.forged.empty()) {  // nothing this run reported can be trusted, not even its earlier records
+      for (int c : request.job.cases)
+        runs.cases[c] = {.outcome = RunOutcome::refused, .message = "refused: " + p.forged};
+      break;
+    }
     std::erase_if(pending, [&](int c) { return runs.cases.contains(c); });
     if (pending.empty()) break;
 

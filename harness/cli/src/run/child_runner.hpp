@@ -19,11 +19,13 @@ enum class RunOutcome {
   crashed,  // the child died, or exited, while running it
   timeout,  // it ran longer than the timeout and was killed
   not_run,  // an earlier case timed out
+  refused,  // the progress file held a line the child's harness did not write: nothing of the run counts
 };
 
 struct CaseRun {
   RunOutcome outcome = RunOutcome::not_run;
   protocol::CaseRecord record;     // when done
+  protocol::SessionKey key;        // when done: the key its record and output files are sealed with
   std::string message;             // why it did not finish
   std::vector<std::string> notes;  // e.g. the simulator's view of the hang
 };

@@ -130,11 +130,28 @@ std::string ExitStatus::describe() const {
 }
 
 GroupProcess::GroupProcess(const std::vector<std::string>& argv, const std::filesystem::path& stdout_file,
-                           const std::filesystem::path& stderr_file) {
-  SpawnSetup setup;
-  setup.redirect_to_file(STDOUT_FILENO, stdout_file);
-  setup.redirect_to_file(STDERR_FILENO, stderr_file);
-  pid_ = setup.spawn(argv);
+                           const std::filesystem::path& stderr_file, const std::string& stdin_text) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  // A few bytes: they fit in the pipe's buffer, so writing cannot block before the child reads.
+  const bool written =
+      write(fds[1], stdin_text.data(), stdin_text.size()) == static_cast<ssize_t>(stdin_text.size());
+  close(fds[1]);
+  if (!written) {
+    close(fds[0]);
+    throw std::runtime_error("cannot hand the child its stdin");
+  }
+  try {
+    SpawnSetup setup;
+    setup.redirect_to_fd(STDIN_FILENO, fds[0]);
+    setup.redirect_to_file(STDOUT_FILENO, stdout_file);
+    setup.redirect_to_file(STDERR_FILENO, stderr_file);
+    pid_ = setup.spawn(argv);
+  } catch (...) {
+    close(fds[0]);
+    throw;
+  }
+  close(fds[0]);
 }
 
 GroupProcess::~GroupProcess() {

@@ -24,8 +24,9 @@ struct ExitStatus {
 // together. The destructor kills the group if the process is still running.
 class GroupProcess {
  public:
+  // `stdin_text` is all its stdin gets (a pipe, written and closed before it starts).
   GroupProcess(const std::vector<std::string>& argv, const std::filesystem::path& stdout_file,
-               const std::filesystem::path& stderr_file);
+               const std::filesystem::path& stderr_file, const std::string& stdin_text = {});
   GroupProcess(const GroupProcess&) = delete;
   GroupProcess& operator=(const GroupProcess&) = delete;
   ~GroupProcess();
