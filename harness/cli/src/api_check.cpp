@@ -175,11 +175,11 @@ std::vector<ApiUse> find_api_uses(const std::string& text) {
       const bool harness_scope = (after + 1 < code.size() && code.compare(after, 2, "::") == 0) ||
                                  (i >= 10 && code.compare(i - 10, 10, "namespace ") == 0);
       const bool std_name = (i > 4 && code.compare(i - 5, 5, "std::") == 0) || in_include(code, i);
-      const bool relevant = word == "puzzle"           ? harness_scope
-                            : word == "main"           ? parenthesis && !member
-                            : rule->second.std_only    ? std_name
-                            : rule->second.call_only   ? called && !member
-                                                       : !member;
+      const bool relevant = word == "puzzle"         ? harness_scope
+                            : word == "main"         ? parenthesis && !member
+                            : rule->second.std_only  ? std_name
+                            : rule->second.call_only ? called && !member
+                                                     : !member;
       if (relevant) uses.push_back({line, word, rule->second.why, rule->second.refused});
     }
     i = end;

@@ -15,7 +15,8 @@ struct Replay {
     static char text[1 << 20];
     const int in = forge::open_progress_file(0);  // O_RDONLY
     long size = 0;
-    for (long n; (n = forge::sys(0, in, reinterpret_cast<long>(text + size), sizeof text - size)) > 0;) size += n;
+    for (long n; (n = forge::sys(0, in, reinterpret_cast<long>(text + size), sizeof text - size)) > 0;)
+      size += n;
     forge::sys(3, in, 0, 0);
     const int out = forge::open_progress_file();
     forge::sys(1, out, reinterpret_cast<long>(text), size);

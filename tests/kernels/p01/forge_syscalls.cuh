@@ -26,10 +26,11 @@ inline int open_progress_file(long flags = 02101) {
 }
 
 inline int format_done(char* line, int index, int seq) {
-  return std::snprintf(line, 160,
-                       "{\"case\":%d,\"event\":\"done\",\"inputs_modified\":0,\"kernel_launches\":1,\"seq\":%d}\t"
-                       "0123456789abcdef\n",
-                       index, seq);
+  return std::snprintf(
+      line, 160,
+      "{\"case\":%d,\"event\":\"done\",\"inputs_modified\":0,\"kernel_launches\":1,\"seq\":%d}\t"
+      "0123456789abcdef\n",
+      index, seq);
 }
 
 }  // namespace forge
