@@ -67,8 +67,9 @@ class DeviceWork {
     active_ = true;
     live_ = peak_ = 0;
     launches_ = 0;
-    refused_.clear();
     streams_.clear();
+    // refused_ is not cleared: a copy refused between two calls (a thread the launcher left behind)
+    // fails the next case rather than none.
     std::erase_if(regions_, [](const auto& r) { return r.second.role != Role::scratch; });
     for (const GuardedBuffer& b : inputs) add(b.base(), b.total_bytes(), Role::input, b.name());
     for (const GuardedBuffer& b : outputs) add(b.base(), b.total_bytes(), Role::output, b.name());
@@ -78,7 +79,7 @@ class DeviceWork {
     active_ = false;
     record.scratch_bytes = peak_;
     record.kernel_launches = launches_;
-    record.refused.insert(record.refused.end(), refused_.begin(), refused_.end());
+    for (std::string& why : std::exchange(refused_, {})) record.refused.push_back(std::move(why));
   }
   std::set<cudaStream_t> take_streams() {
     std::lock_guard lock(mutex_);

@@ -47,6 +47,12 @@ void end_launcher(protocol::CaseRecord& record) {
   record.kernel_launches = std::count_if(report.launches.begin(), report.launches.end(),
                                          [](const sim::harness::LaunchRecord& l) { return l.error.empty(); });
   record.sim = to_json(report);
+  // The findings that say the outputs are not the kernels' work refuse the case as on the GPU.
+  for (const sim::harness::Finding& f : report.findings) {
+    if (f.kind == "host_data_in_output" || f.kind == "input_copied_to_host" ||
+        f.kind == "unfinished_stream_work")
+      record.refused.push_back(f.message);
+  }
 }
 
 }  // namespace puzzle::child

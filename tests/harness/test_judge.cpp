@@ -183,3 +183,20 @@ TEST_CASE("failed_run keeps what the parent knows") {
   REQUIRE(r.diagnoses.size() == 1);
   CHECK(std::string(to_string(r.status)) == "timeout");
 }
+
+TEST_CASE("right values without device work fail: no kernel, a refused copy, or no evidence at all") {
+  Trial t("2x32");
+  REQUIRE(t.judge().status == CaseStatus::passed);
+  t.record.kernel_launches = 0;
+  CaseResult r = t.judge();
+  CHECK(r.status == CaseStatus::failed);
+  CHECK(has(r, "no_device_work"));
+  CHECK(r.message == "refused: your launcher launched no kernel; the outputs must be computed on the device");
+  t.record.kernel_launches = -1;  // an old or broken child: missing evidence is not a pass
+  CHECK(t.judge().status == CaseStatus::failed);
+  t.record.kernel_launches = 2;
+  t.record.refused = {"cudaMemcpy copied input x to the host"};
+  r = t.judge();
+  CHECK(r.status == CaseStatus::failed);
+  CHECK(r.message == "refused: cudaMemcpy copied input x to the host");
+}

@@ -172,10 +172,12 @@ std::vector<ApiUse> find_api_uses(const std::string& text) {
       const bool called = parenthesis && !declared(code, i);
       // `main` only as a definition or call; the harness's namespace only when named as one; words that
       // make good variable names (thread, async) only as std:: names or headers.
-      const bool relevant = word == "puzzle" ? after + 1 < code.size() && code.compare(after, 2, "::") == 0
-                            : word == "main" ? parenthesis && !member
-                            : rule->second.std_only
-                                ? (i > 4 && code.compare(i - 5, 5, "std::") == 0) || in_include(code, i)
+      const bool harness_scope = (after + 1 < code.size() && code.compare(after, 2, "::") == 0) ||
+                                 (i >= 10 && code.compare(i - 10, 10, "namespace ") == 0);
+      const bool std_name = (i > 4 && code.compare(i - 5, 5, "std::") == 0) || in_include(code, i);
+      const bool relevant = word == "puzzle"         ? harness_scope
+                            : word == "main"         ? parenthesis && !member
+                            : rule->second.std_only  ? std_name
                             : rule->second.call_only ? called && !member
                                                      : !member;
       if (relevant) uses.push_back({line, word, rule->second.why, rule->second.refused});

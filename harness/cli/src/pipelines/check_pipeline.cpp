@@ -12,6 +12,7 @@
 #include "errors.hpp"
 #include "perf_figures.hpp"
 #include "puzzle_source.hpp"
+#include "sim_cross_check.hpp"
 #include "temp_dir.hpp"
 #include "text_format.hpp"
 
@@ -90,16 +91,23 @@ void add_performance(const BuildConfig& config, const CheckOptions& options, con
   }
 }
 
-void run_cases(const CheckOptions& options, const CheckReport& report, const std::filesystem::path& child,
-               PuzzleReport& puzzle, const CheckObserver& observer) {
-  const PuzzleSpec& spec = *puzzle.spec;
-  const Backend backend = *report.backend;
+std::vector<int> cases_to_run(const CheckOptions& options, const PuzzleSpec& spec, Backend backend) {
   std::vector<int> to_run;
   for (size_t i = 0; i < spec.cases.size(); ++i) {
     if (!wanted(spec.cases[i], options.cases)) continue;
     if (backend == Backend::sim && !spec.cases[i].sim) continue;
     to_run.push_back(static_cast<int>(i));
   }
+  return to_run;
+}
+
+// `cross_check`: the simulator's run of the small cases (a GPU check only), waited for here.
+void run_cases(const CheckOptions& options, const CheckReport& report, const std::filesystem::path& child,
+               PuzzleReport& puzzle, const CheckObserver& observer,
+               std::optional<std::future<SimCrossCheck>>& cross_check) {
+  const PuzzleSpec& spec = *puzzle.spec;
+  const Backend backend = *report.backend;
+  const std::vector<int> to_run = cases_to_run(options, spec, backend);
   if (to_run.empty()) throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
 
   TempDir work("puzzle-check-");
@@ -111,16 +119,17 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                      format_seconds(timeout.count() / 1000.0) + " per case" +
                      (options.verbose ? ", work dir " + work.path().string() : "") + ")");
   }
-  const ChildRuns runs = run_child({.child = child,
-                                    .work_dir = work.path(),
-                                    // bench: the child also times the perf cases (a GPU only)
-                                    .job = {.puzzle = spec.id,
-                                            .seed = report.seed,
-                                            .mode = backend == Backend::gpu ? "bench" : "check",
-                                            .cases = to_run,
-                                            .backend = to_string(backend)},
-                                    .case_timeout = timeout,
-                                    .deadline = options.deadline});
+  ChildRuns runs = run_child({.child = child,
+                              .work_dir = work.path(),
+                              // bench: the child also times the perf cases (a GPU only)
+                              .job = {.puzzle = spec.id,
+                                      .seed = report.seed,
+                                      .mode = backend == Backend::gpu ? "bench" : "check",
+                                      .cases = to_run,
+                                      .backend = to_string(backend)},
+                              .case_timeout = timeout,
+                              .deadline = options.deadline});
+  if (cross_check) add_cross_check(cross_check->get(), runs);
   puzzle.program_stdout = runs.program_stdout;
   puzzle.program_stderr = runs.program_stderr;
   for (size_t i = 0; i < spec.cases.size(); ++i) {
@@ -193,12 +202,19 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
 
     // A file that uses the APIs a forgery needs is refused before it is built (docs/grading.md).
     BuildInfo apis = options.api_check ? check_apis(source.text) : BuildInfo{.ok = true};
+    // On a GPU the simulator checks the small cases for barrier divergence and races, meanwhile.
+    std::optional<std::future<SimCrossCheck>> cross_check;
+    if (apis.ok && choice.backend == Backend::gpu) {
+      cross_check = start_sim_cross_check(config, spec, source,
+                                          cross_check_cases(spec, cases_to_run(options, spec, Backend::gpu)),
+                                          report.seed, options.deadline);
+    }
     ChildBuild build = apis.ok ? build_child(config, spec, source, choice.backend) : ChildBuild{.info = apis};
     if (apis.ok) build.info.log = apis.log + build.info.log;
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);
     if (build.info.ok) {
-      run_cases(options, report, build.child, puzzle, observer);
+      run_cases(options, report, build.child, puzzle, observer, cross_check);
       add_performance(config, options, report, puzzle);
     }
     finish(puzzle);

@@ -1,0 +1,16 @@
+// expect: crashed
+// expect-args: --no-api-check
+// expect-message: ended with exit code 0 during this case
+// Forgery: the launcher ends the process (exit code 0) before the harness writes the case's record,
+// hoping for an empty, clean run. Built past the API check (which refuses `exit`) to try the runner.
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+
+__global__ void nothing(float*) {}
+
+void row_softmax(const float*, float* y, int, int) {
+  nothing<<<1, 1>>>(y);
+  cudaDeviceSynchronize();
+  std::exit(0);
+}

@@ -1,0 +1,9 @@
+// expect: failed
+// expect-diagnosis: no_device_work
+// expect-message: refused: your launcher launched no kernel
+// Forgery: no kernel at all; the launcher only sets memory.
+#include <cuda_runtime.h>
+
+void row_softmax(const float*, float* y, int rows, int cols) {
+  cudaMemset(y, 0, sizeof(float) * rows * cols);
+}
