@@ -5,10 +5,12 @@
 //   exit1  exit(1) mid-case                      exit3     write the done record, then exit(3)
 //   hang   start a grandchild, then hang (both sleep; the grandchild's pid goes to WORKDIR/grandchild.pid)
 //   simcrash  print a "[sim] crash: ..." line as the simulator does, then die of SIGSEGV
+//   spin   busy-loop forever on the CPU, as a kernel that hangs on the simulator does
 // A case missing from the plan is done. Every process start is appended to WORKDIR/starts.
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -58,6 +60,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "[sim] crash: SIGSEGV in kernel k, block (1,0,0), thread (2,0,0), pc 0x0, address 0x8\n");
       raise(SIGSEGV);
+    }
+    if (action == "spin") {
+      for (volatile uint64_t turns = 0;; turns = turns + 1) {
+      }
     }
     if (action == "hang") {
       if (const pid_t grandchild = fork(); grandchild == 0) {
