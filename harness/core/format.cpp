@@ -13,4 +13,14 @@ std::string format_number(double value, int digits) {
   return text;
 }
 
+FormattedPair format_distinct(double first, double second, int digits) {
+  constexpr int kMaxDigits = 17;  // a double's round-trip precision: distinct values print distinctly
+  FormattedPair pair{format_number(first, digits), format_number(second, digits)};
+  while (pair.first == pair.second && digits < kMaxDigits) {
+    ++digits;
+    pair = {format_number(first, digits), format_number(second, digits)};
+  }
+  return pair;
+}
+
 }  // namespace puzzle

@@ -64,10 +64,12 @@ std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over) {
     if (!first && !c.first.empty()) first = &c.first.front();
   }
   if (wrong > 0) {
-    std::string line = std::to_string(wrong) + " of " + std::to_string(total) +
-                       " elements wrong; the first at " + first->location + ": expected " +
-                       format_number(first->expected) + ", got ";
-    return line + (is_poison(first->got) ? "nothing (never written)" : format_number(first->got));
+    const std::string line = std::to_string(wrong) + " of " + std::to_string(total) +
+                             " elements wrong; the first at " + first->location;
+    if (is_poison(first->got))
+      return line + ": expected " + format_number(first->expected) + ", got nothing (never written)";
+    const auto [expected, got] = format_distinct(first->expected, first->got);
+    return line + ": expected " + expected + ", got " + got;
   }
   if (outside > 0) {
     return "right values, but " + std::to_string(outside) + (outside == 1 ? " float" : " floats") +
@@ -107,15 +109,27 @@ const char* to_string(CaseStatus s) {
   return "unknown";
 }
 
+CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed) {
+  CaseExpectation expectation{.inputs = draw_inputs(puzzle, test, seed), .expected = {}};
+  expectation.expected = expected_outputs(puzzle, test, expectation.inputs);
+  return expectation;
+}
+
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed,
+                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const protocol::CaseRecord& record) {
+  return judge_case(puzzle, test, expect_case(puzzle, test, seed), outputs_with_guards, record);
+}
+
+CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const CaseExpectation& expectation,
                       const std::vector<std::vector<float>>& outputs_with_guards,
                       const protocol::CaseRecord& record) {
   if (outputs_with_guards.size() != puzzle.outputs.size()) {
     throw std::runtime_error("judge_case: " + std::to_string(outputs_with_guards.size()) + " outputs for " +
                              std::to_string(puzzle.outputs.size()) + " buffers");
   }
-  const Buffers inputs = draw_inputs(puzzle, test, seed);
-  const RefBuffers expected = expected_outputs(puzzle, test, inputs);
+  const Buffers& inputs = expectation.inputs;
+  const RefBuffers& expected = expectation.expected;
   Buffers outputs;
   CaseEvidence evidence{.puzzle = &puzzle,
                         .test = &test,

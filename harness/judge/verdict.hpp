@@ -62,7 +62,19 @@ struct CaseResult {
   std::optional<double> gbps, pct_of_copy, tflops, solution_gbps;
 };
 
+// What a case's outputs must be: its inputs and their float64 reference. A pure function of puzzle, case
+// and seed, so the parent can compute it while the child is still running the case.
+struct CaseExpectation {
+  Buffers inputs;
+  RefBuffers expected;
+};
+CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed);
+
 // Compares outputs (with guards, as the child wrote them) to the reference and diagnoses.
+CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const CaseExpectation& expectation,
+                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const protocol::CaseRecord& record);
+// The same, drawing the inputs and computing the reference first.
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed,
                       const std::vector<std::vector<float>>& outputs_with_guards,
                       const protocol::CaseRecord& record);

@@ -136,6 +136,11 @@ void on_timeout(int) {
         .text(" ")
         .triple("thread", t->thread_idx)
         .text(" was executing");
+    // Its last memory access (a return address: -1 is inside the call, on the access's line), which the
+    // parent symbolizes; a loop that spins touches memory on every turn.
+    const uintptr_t pc = last_access_pc(i);
+    if (pc > executable.lo && pc <= executable.hi)
+      line.text(", its last memory access: pc ").hex(pc - 1 - executable.base);
     line.write();
   }
   _exit(124);

@@ -154,6 +154,24 @@ void report_related(Severity severity, const char* kind, Where where, Where rela
   r.count.store(1, std::memory_order_relaxed);
 }
 
+void revise_finding(Severity severity, const char* kind, Where where, Where related, std::string message) {
+  Store& s = store();
+  std::lock_guard lock(s.mutex);
+  Record* r = find_locked(s, kind, where);
+  if (!r) {
+    if (s.used == kMaxFindings) return;
+    r = &s.records[s.used++];
+    r->kind = kind;
+    r->where = where;
+    r->count.store(1, std::memory_order_relaxed);
+  }
+  r->severity = severity;
+  r->related = related;
+  r->message = std::move(message);
+  r->block = r->thread = {-1, -1, -1};
+  attach_current_thread(*r);
+}
+
 void report(Severity severity, const char* kind, Where where, std::string message) {
   report_related(severity, kind, where, Where{}, std::move(message));
 }

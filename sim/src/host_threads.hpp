@@ -2,6 +2,7 @@
 // was executing. Read from a signal handler: plain loads, no locks.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include "context.hpp"
 
@@ -14,5 +15,8 @@ void register_host_thread();
 size_t registered_host_threads() noexcept;
 // The simulated thread host thread i is executing, or nullptr; async-signal-safe.
 const ThreadState* running_thread(size_t i) noexcept;
+// The return address of host thread i's last instrumented access in the learner's code (0: none yet);
+// async-signal-safe.
+uintptr_t last_access_pc(size_t i) noexcept;
 
 }  // namespace sim

@@ -28,6 +28,9 @@ struct HostThreadAccess {
   // The shared memory of the block running on this host thread (empty outside blocks).
   uintptr_t shared_lo = 0;
   size_t shared_size = 0;
+  // The return address of the learner's last instrumented load or store on this host thread: where a
+  // kernel that never finishes is stuck, for the timeout report (host_threads.hpp).
+  uintptr_t last_access_pc = 0;
 };
 
 extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_model("initial-exec")]];

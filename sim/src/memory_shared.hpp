@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "context.hpp"
 #include "memory_races.hpp"
@@ -30,6 +31,9 @@ struct SharedBlock {
   uint64_t serial = 0;         // blocks begun on this host thread
   uint64_t first_epoch = 0;    // block->epoch at block start
   const BlockState* block = nullptr;
+  // Where this host thread reported a race between lanes of one warp ("no __syncwarp()"): if the same
+  // place races across warps too, the report is revised to name __syncthreads(), the barrier it needs.
+  std::vector<Where> warp_race_sites;
 };
 
 }  // namespace sim::memory

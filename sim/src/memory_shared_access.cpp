@@ -101,24 +101,45 @@ std::string coordinates(unsigned linear, const dim3& block_dim) {
              ", which no thread of this block has written yet (shared memory starts uninitialized)");
 }
 
-[[gnu::cold, gnu::noinline]] void report_race(const SharedBlock& block, WordAccess earlier, WordAccess now,
+// Takes `where` out of `sites`; false if it was not there.
+bool take_site(std::vector<Where>& sites, const Where& where) {
+  const auto it = std::find_if(sites.begin(), sites.end(), [&](const Where& w) {
+    return w.pc == where.pc && w.line == where.line && w.file == where.file;
+  });
+  if (it == sites.end()) return false;
+  sites.erase(it);
+  return true;
+}
+
+[[gnu::cold, gnu::noinline]] void report_race(SharedBlock& block, WordAccess earlier, WordAccess now,
                                               uintptr_t address, size_t bytes, Where where) {
-  if (count_repeat("shared_race", where)) return;
+  const bool same_warp = earlier.thread() / 32 == now.thread() / 32;
+  const bool repeat = count_repeat("shared_race", where);
+  // A place whose first race was inside one warp may race across warps too (a block-wide tree reduction
+  // with no barrier): then only __syncthreads() fixes it, and the report must say so, not __syncwarp().
+  if (repeat && (same_warp || !take_site(block.warp_race_sites, where))) return;
   static constexpr const char* kNow[] = {"reads", "writes", "atomically updates"};
   static constexpr const char* kEarlier[] = {"read", "wrote", "atomically updated"};
   const dim3& dim = block.block->block_dim;
-  const bool same_warp = earlier.thread() / 32 == now.thread() / 32;
-  report_related(Severity::error, "shared_race", where, earlier.where(),
-                 "shared-memory race on " + element_of(place_of(block, address), address, bytes) +
-                     ": thread " + coordinates(now.thread(), dim) + " " + kNow[static_cast<int>(now.kind())] +
-                     " it here, thread " + coordinates(earlier.thread(), dim) + " " +
-                     kEarlier[static_cast<int>(earlier.kind())] + " it at {related}, and " +
-                     (same_warp ? "no __syncwarp() orders them (the lanes of a warp do not run in lockstep)"
-                                : "no __syncthreads() separates them"));
+  std::string message =
+      "shared-memory race on " + element_of(place_of(block, address), address, bytes) + ": thread " +
+      coordinates(now.thread(), dim) + " " + kNow[static_cast<int>(now.kind())] + " it here, thread " +
+      coordinates(earlier.thread(), dim) + " " + kEarlier[static_cast<int>(earlier.kind())] +
+      " it at {related}, and " +
+      (same_warp ? "no __syncwarp() orders them (the lanes of a warp do not run in lockstep)"
+                 : "no __syncthreads() separates them");
+  if (repeat) {
+    revise_finding(
+        Severity::error, "shared_race", where, earlier.where(),
+        std::move(message) + " (lanes of one warp race here too; __syncwarp() would not be enough)");
+  } else {
+    if (same_warp) block.warp_race_sites.push_back(where);
+    report_related(Severity::error, "shared_race", where, earlier.where(), std::move(message));
+  }
 }
 
-void check_races(const SharedBlock& block, const ThreadState& thread, uintptr_t address, size_t bytes,
-                 Access kind, Where where) {
+void check_races(SharedBlock& block, const ThreadState& thread, uintptr_t address, size_t bytes, Access kind,
+                 Where where) {
   const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
   WordAccess access(block.epoch(), where, block.block->warp_epoch[thread.warp], thread.linear, kind);
   WordAccess earlier, conflict;  // written only on a race
@@ -139,7 +160,7 @@ void check_races(const SharedBlock& block, const ThreadState& thread, uintptr_t 
 void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must_align, const Where& where) {
   const ThreadState* thread = current_thread();
   if (!thread || !thread->block || !thread->block->shared) return;
-  const SharedBlock& block = *static_cast<const SharedBlock*>(thread->block->shared);
+  SharedBlock& block = *static_cast<SharedBlock*>(thread->block->shared);
   const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
   if (must_align && address % bytes != 0) {
     report_misaligned(block, address, bytes, kind, where);

@@ -12,6 +12,7 @@ namespace {
 using sim::memory::Access;
 
 [[gnu::always_inline]] inline void access(void* p, size_t bytes, Access kind, bool must_align, void* pc) {
+  sim::memory::host_thread_access.last_access_pc = reinterpret_cast<uintptr_t>(pc);
   sim::memory::on_access(p, bytes, kind, must_align, sim::Where{nullptr, 0, reinterpret_cast<uintptr_t>(pc)});
 }
 

@@ -59,11 +59,27 @@ TEST_CASE("case_done hears of each case as it finishes, in order (bench prints e
   run_child({.child = FAKE_CHILD,
              .work_dir = work.path(),
              .job = {.puzzle = 1, .seed = 7, .cases = {2, 0, 1}},
-             .case_done = [&](int index, const puzzle::protocol::CaseRecord& record) {
-               CHECK(record.case_index == index);
+             .case_done = [&](int index, const CaseRun& run) {
+               CHECK(run.record.case_index == index);
                heard.push_back(index);
              }});
   CHECK(heard == std::vector<int>{2, 0, 1});
+}
+
+TEST_CASE("a case that spins past its CPU budget is stopped then, long before the wall-clock timeout") {
+  TempDir work("cli-test-");
+  setenv("FAKE_CHILD_PLAN", "1:spin", 1);
+  const auto started = std::chrono::steady_clock::now();
+  const ChildRuns runs = run_child({.child = FAKE_CHILD,
+                                    .work_dir = work.path(),
+                                    .job = {.puzzle = 1, .seed = 7, .cases = {0, 1, 2}},
+                                    .case_timeout = 60s,
+                                    .case_cpu_budgets = {{0, 400ms}, {1, 400ms}, {2, 400ms}}});
+  CHECK(std::chrono::steady_clock::now() - started < 20s);  // 400 ms of CPU, however busy the machine
+  CHECK(runs.cases.at(0).outcome == RunOutcome::done);
+  CHECK(runs.cases.at(1).outcome == RunOutcome::timeout);
+  CHECK(runs.cases.at(1).message.find("of CPU time without finishing") != std::string::npos);
+  CHECK(runs.cases.at(2).outcome == RunOutcome::not_run);
 }
 
 TEST_CASE("a case that hangs times out, its process group is killed and the rest are not run") {

@@ -8,10 +8,12 @@
 //   simcrash  print a "[sim] crash: ..." line as the simulator does, then die of SIGSEGV
 //   forge  append an unsealed done record, as learner code might, then the genuine one
 //   twice  write the done record twice
+//   spin   busy-loop forever on the CPU, as a kernel that hangs on the simulator does
 // A case missing from the plan is done. Every process start is appended to WORKDIR/starts.
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -66,6 +68,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "[sim] crash: SIGSEGV in kernel k, block (1,0,0), thread (2,0,0), pc 0x0, address 0x8\n");
       raise(SIGSEGV);
+    }
+    if (action == "spin") {
+      for (volatile uint64_t turns = 0;; turns = turns + 1) {
+      }
     }
     if (action == "hang") {
       if (const pid_t grandchild = fork(); grandchild == 0) {

@@ -6,6 +6,8 @@
 #include "commands.hpp"
 #include "errors.hpp"
 #include "file_io.hpp"
+#include "json_report.hpp"
+#include "report_fixture.hpp"
 #include "sanitize_check.hpp"
 #include "sanitizer_output.hpp"
 #include "temp_dir.hpp"
@@ -129,6 +131,30 @@ TEST_CASE("errors count the findings' repeats, or the summary where it says more
   CHECK(out.str().find(
             "at /home/me/puzzles/01_row_softmax.cu:42, thread (31,0,0) of block (2,0,0) (2 times)") !=
         std::string::npos);
+}
+
+TEST_CASE("sanitizer errors fail a passing check: its status (the JSON report's) and its exit code") {
+  const std::vector<SanitizerRun> errors = {
+      {.tool = "memcheck", .output = parse_sanitizer_output("memcheck", kMemcheck)}};
+  CheckReport report = testing::fixture_report();
+  report.puzzles.front().status = PuzzleStatus::passed;
+  report.exit_code = kExitPassed;
+  apply_sanitizer_verdict(errors, report);
+  CHECK(report.exit_code == kExitKernelFailed);
+  CHECK(report.puzzles.front().status == PuzzleStatus::failed);
+  CHECK(report_to_json(report, "test")["puzzles"][0]["status"] == "failed");
+
+  CheckReport unfinished = testing::fixture_report();
+  unfinished.puzzles.front().status = PuzzleStatus::passed;
+  unfinished.exit_code = kExitPassed;
+  apply_sanitizer_verdict({{.tool = "memcheck", .problem = "timed out"}}, unfinished);
+  CHECK(unfinished.exit_code == kExitEnvironment);  // checked nothing: not a pass, not the kernel's fault
+
+  CheckReport crashed = testing::fixture_report();
+  crashed.puzzles.front().status = PuzzleStatus::crashed;
+  crashed.exit_code = kExitKernelFailed;
+  apply_sanitizer_verdict(errors, crashed);
+  CHECK(crashed.puzzles.front().status == PuzzleStatus::crashed);  // its own verdict stands
 }
 
 TEST_CASE("a racecheck warning is shown but fails nothing; two processes' summaries add up") {

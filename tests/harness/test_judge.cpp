@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "format.hpp"
 #include "judge_trial.hpp"
 
 using namespace puzzle;
@@ -46,6 +47,29 @@ TEST_CASE("the tolerance edge: just inside passes, just outside fails") {
     CHECK(r.checks[0].first[0].location == "row 1, col 5");
     CHECK(r.message.find("1 of 64 elements wrong") == 0);
   }
+}
+
+TEST_CASE("the summary prints enough digits to show the difference it reports") {
+  Trial t("2x32");
+  const double want = expected_outputs(t.puzzle, t.test, t.inputs)[0][37];
+  t.y[37] = static_cast<float>(want * (1 + 4 * t.puzzle.tolerance.rtol));  // wrong, but close
+  const std::string message = t.judge().message;
+  CAPTURE(message);
+  const size_t expected_at = message.find("expected "), got_at = message.find(", got ");
+  REQUIRE(expected_at != std::string::npos);
+  REQUIRE(got_at != std::string::npos);
+  const std::string expected = message.substr(expected_at + 9, got_at - expected_at - 9);
+  CHECK(expected != message.substr(got_at + 6));
+  CHECK(expected.size() <= 12);  // no more digits than it takes
+}
+
+TEST_CASE("format_distinct: the fewest digits, at least the default, that tell two numbers apart") {
+  CHECK(format_distinct(0.25, 0.5).first == "0.25");
+  CHECK(format_distinct(0.25, 0.5).second == "0.5");
+  const auto [a, b] = format_distinct(0.078612, 0.078598);
+  CHECK(a == "0.07861");
+  CHECK(b == "0.0786");
+  CHECK(format_distinct(1.0, 1.0).first == format_distinct(1.0, 1.0).second);  // equal stays equal
 }
 
 TEST_CASE("unwritten elements are counted and their pattern named") {

@@ -1,5 +1,5 @@
 // expect: timeout
-// expect-args: --timeout 4
+// expect-sim-message: of CPU time without finishing.*its last memory access: at [^ ]*wrong_hang.cu:13
 // Bug: the store loop never advances `c` (the increment was forgotten): the kernel spins forever.
 #include <cuda_runtime.h>
 

@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "check_pipeline.hpp"
 #include "child_build.hpp"
 #include "commands.hpp"
@@ -26,11 +24,7 @@ std::vector<SanitizerRun> sanitize(const std::filesystem::path& sanitizer, const
   out.flush();
   auto runs = run_sanitizers(sanitizer, build.child, *puzzle.spec, report.seed, timeout);
   print_sanitizer_runs(runs, style, out);
-  if (sanitizer_errors(runs) > 0 && report.exit_code == kExitPassed) report.exit_code = kExitKernelFailed;
-  // A tool that did not finish checked nothing: that must not read as a clean pass.
-  const bool unchecked =
-      std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.problem.empty(); });
-  if (unchecked && report.exit_code == kExitPassed) report.exit_code = kExitEnvironment;
+  apply_sanitizer_verdict(runs, report);
   return runs;
 }
 

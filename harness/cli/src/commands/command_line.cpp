@@ -9,6 +9,10 @@
 namespace puzzle::cli {
 namespace {
 
+constexpr const char* kCaseTimeoutHelp =
+    "Seconds per case (default: 10 on a GPU; on the simulator a few seconds of CPU time, more for larger "
+    "cases, 60 s at most)";
+
 constexpr const char* kExitCodes =
     "Exit codes:\n"
     "  0  every case passed\n"
@@ -45,8 +49,7 @@ void add_check(CLI::App& app, Command& command) {
                       "Check the clear reference solution (NN_slug/solutions/1_clear.cu) instead of yours");
   check->add_option("--file", o.file, "Check this file instead of puzzles/NN_slug/NN_slug.cu")->excludes(solution);
   check->add_option("--json", o.json, "Also write a machine-readable report to this file");
-  check->add_option("--timeout", o.timeout_s, "Seconds per case (default: 10 on a GPU, 60 on the simulator)")
-      ->check(CLI::PositiveNumber);
+  check->add_option("--timeout", o.timeout_s, kCaseTimeoutHelp)->check(CLI::PositiveNumber);
   check->add_option("--case", o.cases, "Run only this case (repeatable)");
   check->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
   check->add_flag("--sanitize", o.sanitize,
@@ -107,8 +110,7 @@ void add_grade(CLI::App& app, Command& command) {
   grade->add_option("--json", o.json, "Write the full report (docs/report-format.md) to this file");
   grade->add_option("--gradescope", o.gradescope, "Write Gradescope's results.json to this file");
   grade->add_option("--junit", o.junit, "Write a JUnit XML report to this file");
-  grade->add_option("--timeout", o.timeout_s, "Seconds per case (default: 10 on a GPU, 60 on the simulator)")
-      ->check(CLI::PositiveNumber);
+  grade->add_option("--timeout", o.timeout_s, kCaseTimeoutHelp)->check(CLI::PositiveNumber);
   grade
       ->add_option("--time-budget", o.time_budget_s,
                    "Seconds for the whole grade; puzzles not reached in time score 0 (default: no limit)")
@@ -128,8 +130,7 @@ void add_watch(CLI::App& app, Command& command) {
   add_backend_option(*watch, o.backend);
   add_seed_option(*watch, o.seed, "Seed for the inputs (default: one random seed for the whole session)");
   watch->add_option("--file", o.file, "Watch this file instead of puzzles/NN_slug/NN_slug.cu");
-  watch->add_option("--timeout", o.timeout_s, "Seconds per case (default: 10 on a GPU, 60 on the simulator)")
-      ->check(CLI::PositiveNumber);
+  watch->add_option("--timeout", o.timeout_s, kCaseTimeoutHelp)->check(CLI::PositiveNumber);
   watch->add_option("--case", o.cases, "Run only this case (repeatable)");
   watch->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
   watch->callback([&command] { command.kind = CommandKind::watch; });
@@ -170,7 +171,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   app.require_subcommand(1);
   add_check(app, command);
   add_bench(app, command);
-  app.add_subcommand("list", "List the puzzles with your last result")->callback([&command] {
+  app.add_subcommand("list", "List the puzzles with your best and your last result")->callback([&command] {
     command.kind = CommandKind::list;
   });
   add_grade(app, command);

@@ -9,10 +9,18 @@
 namespace puzzle::cli {
 namespace {
 
+constexpr size_t kLastCheckWidth = 26;  // "2025-01-02 compile_error" and a gap
+
 std::string best_figure(const PuzzleProgress& p) {
   if (p.best_tflops) return fixed(*p.best_tflops, 1) + " TFLOP/s";
   if (p.best_gbps) return fixed(*p.best_gbps, 1) + " GB/s";
   return "-";
+}
+
+// The last check's date, and its status where it differs from the best one (a fail after a pass).
+std::string last_check(const PuzzleProgress& p, const std::string& best) {
+  if (p.date.empty()) return "-";
+  return p.date.substr(0, 10) + (p.status == best ? "" : " " + p.status);
 }
 
 Tone tone_of(const std::string& standing) {
@@ -30,7 +38,8 @@ int list_command(const BuildConfig& config, Style style, std::ostream& out) {
     file_width = std::max(file_width, p.file.size());
   }
   out << style(padded(" #", 4) + padded("puzzle", title_width + 2) + padded("file", file_width + 2) +
-                   padded("cases", 7) + padded("status", 11) + padded("last check", 12) + "best (GPU)",
+                   padded("cases", 7) + padded("status", 11) + padded("last check", kLastCheckWidth) +
+                   "best (GPU)",
                Tone::bold)
       << "\n";
   for (const auto& p : all_puzzles()) {
@@ -38,8 +47,8 @@ int list_command(const BuildConfig& config, Style style, std::ostream& out) {
     const std::string where = standing(mine);
     out << padded((p.id < 10 ? " " : "") + std::to_string(p.id), 4) << padded(p.title, title_width + 2)
         << padded(p.file, file_width + 2) << padded(std::to_string(p.cases.size()), 7)
-        << style(padded(where, 11), tone_of(where))
-        << padded(mine.date.empty() ? "-" : mine.date.substr(0, 10), 12) << best_figure(mine) << "\n";
+        << style(padded(where, 11), tone_of(where)) << padded(last_check(mine, where), kLastCheckWidth)
+        << best_figure(mine) << "\n";
   }
   const int total = static_cast<int>(all_puzzles().size());
   out << "\n" << progress_bar(passed_puzzles(progress), total, kProgressBarWidth) << "\n";

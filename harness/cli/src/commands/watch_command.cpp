@@ -11,7 +11,7 @@
 namespace puzzle::cli {
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(250);
+constexpr auto kSavePollInterval = std::chrono::milliseconds(250);
 
 bool is_terminal() {
   const char* term = std::getenv("TERM");
@@ -43,7 +43,7 @@ int watch_command(const Command& command, const BuildConfig& config, Style style
   };
   check_now();
   watch_file(
-      file, check_now, [] { return true; }, kPollInterval);
+      file, check_now, [] { return true; }, kSavePollInterval);
   return 0;
 }
 

@@ -1,5 +1,8 @@
 #include "case_judging.hpp"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "file_io.hpp"
@@ -50,16 +53,17 @@ std::vector<std::vector<float>> read_outputs(const PuzzleSpec& puzzle, int case_
 }  // namespace
 
 CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, const CaseRun& run,
-                     const std::filesystem::path& work_dir) {
+                     const std::filesystem::path& work_dir, const CaseExpectation* expectation) {
   const TestCase& test = puzzle.cases.at(case_index);
   CaseReport report{.index = case_index};
   switch (run.outcome) {
     case RunOutcome::done: {
       std::string problem;
-      auto outputs = read_outputs(puzzle, case_index, run, work_dir, problem);
-      report.result = problem.empty()
-                          ? judge_case(puzzle, test, seed, outputs, run.record)
-                          : failed_run(puzzle, test, CaseStatus::failed, problem, {kRefusedDiagnosis});
+      const auto outputs = read_outputs(puzzle, case_index, run, work_dir, problem);
+      report.result = !problem.empty()
+                          ? failed_run(puzzle, test, CaseStatus::failed, problem, {kRefusedDiagnosis})
+                      : expectation ? judge_case(puzzle, test, *expectation, outputs, run.record)
+                                    : judge_case(puzzle, test, seed, outputs, run.record);
       break;
     }
     case RunOutcome::refused:
@@ -78,6 +82,87 @@ CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, co
   }
   report.result.notes.insert(report.result.notes.end(), run.notes.begin(), run.notes.end());
   return report;
+}
+
+ConcurrentJudge::ConcurrentJudge(const PuzzleSpec& puzzle, uint64_t seed, std::vector<int> cases,
+                                 std::filesystem::path work_dir)
+    : puzzle_(puzzle),
+      seed_(seed),
+      cases_(std::move(cases)),
+      work_dir_(std::move(work_dir)),
+      print_timing_(std::getenv("PUZZLE_TIMING") != nullptr),
+      thread_([this] { judge_all(); }) {}
+
+ConcurrentJudge::~ConcurrentJudge() {
+  {
+    std::lock_guard lock(mutex_);
+    child_ended_ = true;  // finish() was not reached (an exception): judge what is known, then stop
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void ConcurrentJudge::case_done(int case_index, const CaseRun& run) {
+  {
+    std::lock_guard lock(mutex_);
+    runs_[case_index] = run;
+  }
+  changed_.notify_all();
+}
+
+std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
+  std::map<int, CaseRun> streamed;
+  {
+    std::lock_guard lock(mutex_);
+    streamed = runs_;
+    for (const auto& [index, run] : runs.cases) runs_[index] = run;  // crashes, timeouts and their notes
+    child_ended_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  if (error_) std::rethrow_exception(error_);
+  // The stream's word on a case can change once the child has ended: a forged line refuses the whole run,
+  // and a GPU check adds the simulator's findings to its small cases. Those are judged again, as they end.
+  for (const auto& [index, run] : runs.cases) {
+    const auto before = streamed.find(index);
+    if (before == streamed.end() || !reports_.contains(index)) continue;
+    if (run.outcome != before->second.outcome || run.record.sim != before->second.record.sim || !run.notes.empty())
+      reports_[index] = judge_run(puzzle_, index, seed_, run, work_dir_);
+  }
+  return std::move(reports_);
+}
+
+void ConcurrentJudge::judge_all() {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  try {
+    for (int index : cases_) {
+      const auto start = Clock::now();
+      const CaseExpectation expectation = expect_case(puzzle_, puzzle_.cases.at(index), seed_);
+      const auto expected = Clock::now();
+      CaseRun run;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return runs_.contains(index) || child_ended_; });
+        if (!runs_.contains(index)) return;  // the child ended without a word on it: finish() has them all
+        run = runs_.at(index);
+      }
+      const auto ran = Clock::now();
+      CaseReport report = judge_run(puzzle_, index, seed_, run, work_dir_, &expectation);
+      if (print_timing_) {
+        std::fprintf(
+            stderr,
+            "[timing] case %s: inputs + reference %.2f s (while the child ran), then waited %.2f s for "
+            "the child, then read + compared the outputs %.2f s\n",
+            puzzle_.cases.at(index).name.c_str(), seconds(expected - start), seconds(ran - expected),
+            seconds(Clock::now() - ran));
+      }
+      std::lock_guard lock(mutex_);
+      reports_[index] = std::move(report);
+    }
+  } catch (...) {
+    error_ = std::current_exception();
+  }
 }
 
 CaseReport skipped_case(const PuzzleSpec& puzzle, int case_index, std::string message, bool needs_gpu) {

@@ -1,8 +1,14 @@
 // What the child did with a case -> a judged case.
 #pragma once
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "check_report.hpp"
 #include "child_runner.hpp"
@@ -10,9 +16,42 @@
 namespace puzzle::cli {
 
 // Reads the case's outputs from `work_dir` and judges them against the reference (done cases), or reports
-// the crash / timeout.
+// the crash / timeout. With `expectation`, its inputs and reference are not computed again.
 CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, const CaseRun& run,
-                     const std::filesystem::path& work_dir);
+                     const std::filesystem::path& work_dir, const CaseExpectation* expectation = nullptr);
+
+// Judges the cases of one child run on a thread of its own, each case's expectation (inputs and float64
+// reference) computed while the child still runs that case: for the large GPU cases the reference takes
+// about as long as the child's run. Every element is still compared. PUZZLE_TIMING=1 prints, per case,
+// where the parent's time went.
+class ConcurrentJudge {
+ public:
+  ConcurrentJudge(const PuzzleSpec& puzzle, uint64_t seed, std::vector<int> cases,
+                  std::filesystem::path work_dir);
+  ConcurrentJudge(const ConcurrentJudge&) = delete;
+  ConcurrentJudge& operator=(const ConcurrentJudge&) = delete;
+  ~ConcurrentJudge();
+
+  void case_done(int case_index, const CaseRun& run);  // as run_child reports it
+  // After run_child: every case's outcome; waits for the judgements and returns them by case index.
+  std::map<int, CaseReport> finish(const ChildRuns& runs);
+
+ private:
+  void judge_all();
+
+  const PuzzleSpec& puzzle_;
+  const uint64_t seed_;
+  const std::vector<int> cases_;  // in the child's order
+  const std::filesystem::path work_dir_;
+  const bool print_timing_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<int, CaseRun> runs_;  // known so far
+  bool child_ended_ = false;
+  std::map<int, CaseReport> reports_;
+  std::exception_ptr error_;
+  std::thread thread_;  // last: starts once everything above is ready
+};
 
 // A case this check does not run.
 CaseReport skipped_case(const PuzzleSpec& puzzle, int case_index, std::string message, bool needs_gpu);

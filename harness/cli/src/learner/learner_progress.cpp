@@ -5,20 +5,20 @@
 namespace puzzle::cli {
 
 std::string standing(const PuzzleProgress& progress) {
-  if (progress.status.empty()) return "not tried";
-  return progress.status == "passed" ? "passed" : "failed";
+  if (!progress.passed_date.empty()) return "passed";
+  return progress.status.empty() ? "not tried" : "failed";
 }
 
 const PuzzleSpec* next_puzzle(const ProgressStore& progress) {
   for (const auto& p : all_puzzles()) {
-    if (progress.get(p.id).status != "passed") return &p;
+    if (standing(progress.get(p.id)) != "passed") return &p;
   }
   return nullptr;
 }
 
 int passed_puzzles(const ProgressStore& progress) {
   return static_cast<int>(std::count_if(all_puzzles().begin(), all_puzzles().end(), [&](const PuzzleSpec& p) {
-    return progress.get(p.id).status == "passed";
+    return standing(progress.get(p.id)) == "passed";
   }));
 }
 

@@ -7,10 +7,11 @@
 
 namespace puzzle::cli {
 
-// "passed", "failed" (any status of a check that did not pass) or "not tried".
+// The best result so far: "passed" (some check passed, whatever came after), "failed" (checks that did not
+// pass) or "not tried".
 std::string standing(const PuzzleProgress& progress);
 
-// The first puzzle, in registry order, whose last check did not pass; nullptr when all have passed.
+// The first puzzle, in registry order, that never passed; nullptr when all have passed.
 const PuzzleSpec* next_puzzle(const ProgressStore& progress);
 
 int passed_puzzles(const ProgressStore& progress);

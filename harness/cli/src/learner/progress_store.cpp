@@ -46,11 +46,15 @@ PuzzleProgress ProgressStore::get(int puzzle_id) const {
   const json& puzzles = data_["puzzles"];
   const auto it = puzzles.find(std::to_string(puzzle_id));
   if (it == puzzles.end() || !it->is_object()) return {};
-  return {.status = text_at(*it, "status"),
-          .date = text_at(*it, "date"),
-          .best_gbps = number_at(*it, "best_gbps"),
-          .best_tflops = number_at(*it, "best_tflops"),
-          .hint_level = hint_level_at(*it)};
+  PuzzleProgress progress{.status = text_at(*it, "status"),
+                          .date = text_at(*it, "date"),
+                          .passed_date = text_at(*it, "passed_date"),
+                          .best_gbps = number_at(*it, "best_gbps"),
+                          .best_tflops = number_at(*it, "best_tflops"),
+                          .hint_level = hint_level_at(*it)};
+  // Files written before passed_date existed: a last check that passed is the last pass.
+  if (progress.passed_date.empty() && progress.status == "passed") progress.passed_date = progress.date;
+  return progress;
 }
 
 json& ProgressStore::entry(int puzzle_id) {
@@ -64,6 +68,7 @@ void ProgressStore::record_check(const PuzzleReport& puzzle, const std::string& 
   entry["status"] = to_string(puzzle.status);
   entry["date"] = date;
   if (puzzle.status != PuzzleStatus::passed) return;  // a wrong kernel's speed means nothing
+  entry["passed_date"] = date;
   for (const auto& c : puzzle.cases) {
     keep_best(entry, "best_gbps", c.result.gbps);
     keep_best(entry, "best_tflops", c.result.tflops);

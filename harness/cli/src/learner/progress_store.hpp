@@ -1,5 +1,6 @@
 // The learner's progress, kept in .puzzle/progress.json at the root of the repository (git-ignored):
-// per puzzle the last check's status and date, the best speed of a passing check, the last hint shown.
+// per puzzle the last check's status and date, when it last passed, the best speed of a passing check, the
+// last hint shown. A pass is kept: a failing run after it (an experiment under `watch`) does not undo it.
 #pragma once
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -11,8 +12,9 @@
 namespace puzzle::cli {
 
 struct PuzzleProgress {
-  std::string status;  // "passed", "failed", ... (empty: never checked)
-  std::string date;    // of that check, ISO 8601
+  std::string status;       // "passed", "failed", ... (empty: never checked)
+  std::string date;         // of that check, ISO 8601
+  std::string passed_date;  // of the last passing check; empty: never passed
   std::optional<double> best_gbps, best_tflops;
   int hint_level = 0;  // the highest hint level shown so far
 };

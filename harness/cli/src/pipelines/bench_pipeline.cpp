@@ -125,11 +125,11 @@ void time_kernel(const BenchOptions& options, const BuildConfig& config, const B
        .work_dir = work.path(),
        .job = {.puzzle = spec.id, .seed = kBenchSeed, .mode = "sweep", .cases = indices, .backend = "gpu"},
        .case_timeout = timeout_of(options),
-       .case_done = [&](int index, const protocol::CaseRecord& record) {
+       .case_done = [&](int index, const CaseRun& run) {
          if (!observer.shape_timed) return;
          const TestCase& shape = spec.sweep.at(index);
          observer.shape_timed(report, shape,
-                              timing_of({.outcome = RunOutcome::done, .record = record}, shape, spec));
+                              timing_of(run, shape, spec));
        }});
   for (size_t i = 0; i < indices.size(); ++i)
     kernel.timings.push_back(timing_of(runs.cases.at(indices[i]), *report.shapes[i], spec));

@@ -31,6 +31,23 @@ milliseconds case_timeout(const CheckOptions& options, Backend backend) {
   return milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
+// On the simulator a hang spins, so a case that has used far more CPU time than a right kernel needs is
+// stopped then, not at the wall-clock timeout: a floor for small cases, plus time in proportion to the
+// case's work (its flops, or else the bytes a perfect kernel moves). CPU time, unlike the wall clock,
+// does not grow with the machine's load. --timeout turns this off.
+std::map<int, milliseconds> sim_cpu_budgets(const PuzzleSpec& puzzle, const std::vector<int>& cases) {
+  constexpr double kFloorSeconds = 3;
+  constexpr double kSecondsPerFlop = 1.0 / 2e7, kSecondsPerByte = 1.0 / 2e6;  // see docs/simulator.md
+  std::map<int, milliseconds> budgets;
+  for (int index : cases) {
+    const Params& params = puzzle.cases[index].params;
+    const double work =
+        puzzle.flops ? puzzle.flops(params) * kSecondsPerFlop : puzzle.min_bytes(params) * kSecondsPerByte;
+    budgets[index] = milliseconds(static_cast<int64_t>((kFloorSeconds + work) * 1000));
+  }
+  return budgets;
+}
+
 void require_known_cases(const PuzzleSpec& puzzle, const std::vector<std::string>& names) {
   for (const auto& name : names) {
     const bool known = std::any_of(puzzle.cases.begin(), puzzle.cases.end(),
@@ -113,12 +130,17 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
   TempDir work("puzzle-check-");
   if (options.verbose) work.keep();
   const milliseconds timeout = case_timeout(options, backend);
+  const auto cpu_budgets = backend == Backend::sim && !options.timeout_s ? sim_cpu_budgets(spec, to_run)
+                                                                         : std::map<int, milliseconds>{};
   if (observer.running) {
+    const std::string limit = cpu_budgets.empty()
+                                  ? "timeout " + format_seconds(timeout.count() / 1000.0) + " per case"
+                                  : "a hang is stopped after a few seconds of CPU time";
     observer.running("running " + std::to_string(to_run.size()) + " case" + (to_run.size() == 1 ? "" : "s") +
-                     (backend == Backend::gpu ? " on the GPU" : " on the simulator") + " (timeout " +
-                     format_seconds(timeout.count() / 1000.0) + " per case" +
+                     (backend == Backend::gpu ? " on the GPU" : " on the simulator") + " (" + limit +
                      (options.verbose ? ", work dir " + work.path().string() : "") + ")");
   }
+  ConcurrentJudge judge(spec, report.seed, to_run, work.path());
   ChildRuns runs = run_child({.child = child,
                               .work_dir = work.path(),
                               // bench: the child also times the perf cases (a GPU only)
@@ -128,14 +150,17 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                                       .cases = to_run,
                                       .backend = to_string(backend)},
                               .case_timeout = timeout,
-                              .deadline = options.deadline});
+                              .case_cpu_budgets = cpu_budgets,
+                              .deadline = options.deadline,
+                              .case_done = [&judge](int index, const CaseRun& run) { judge.case_done(index, run); }});
   if (cross_check) add_cross_check(cross_check->get(), runs);
   puzzle.program_stdout = runs.program_stdout;
   puzzle.program_stderr = runs.program_stderr;
+  std::map<int, CaseReport> judged = judge.finish(runs);
   for (size_t i = 0; i < spec.cases.size(); ++i) {
     if (!wanted(spec.cases[i], options.cases)) continue;
-    if (const auto run = runs.cases.find(static_cast<int>(i)); run != runs.cases.end()) {
-      puzzle.cases.push_back(judge_run(spec, static_cast<int>(i), report.seed, run->second, work.path()));
+    if (const auto it = judged.find(static_cast<int>(i)); it != judged.end()) {
+      puzzle.cases.push_back(std::move(it->second));
     } else {
       puzzle.cases.push_back(skipped_case(spec, static_cast<int>(i), "needs a GPU", true));
     }

@@ -19,11 +19,12 @@ constexpr auto kTermGrace = std::chrono::seconds(1);  // time to print "[sim] ti
 
 // One child process over the cases still pending.
 struct Process {
-  std::optional<ExitStatus> status;  // empty after a timeout
-  bool past_deadline = false;        // stopped because request.deadline passed
-  int in_flight = -1;                // started, not done, when it ended
-  bool progressed = false;           // started or finished at least one case
-  std::string forged;                // why a progress line was refused (empty: every line was genuine)
+  std::optional<ExitStatus> status;                           // empty after a timeout
+  std::optional<std::chrono::milliseconds> cpu_budget_spent;  // the budget of the case it stopped
+  bool past_deadline = false;                                 // stopped because request.deadline passed
+  int in_flight = -1;                                         // started, not done, when it ended
+  bool progressed = false;                                    // started or finished at least one case
+  std::string forged;  // why a progress line was refused (empty: every line was genuine)
   std::string stderr_text;
 };
 
@@ -93,6 +94,7 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
     ProgressCheck check(key, pending);
     size_t seen = 0;
     auto last_event = Clock::now();
+    std::chrono::milliseconds cpu_at_last_event{0};
     for (;;) {
       const auto exited = child.poll();
       const auto lines =
@@ -107,13 +109,14 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         } else if (event == "done") {
           runs.cases[index] = {
               .outcome = RunOutcome::done, .record = line->get<protocol::CaseRecord>(), .key = key};
-          if (request.case_done) request.case_done(index, runs.cases[index].record);
+          if (request.case_done) request.case_done(index, runs.cases[index]);
           p.in_flight = -1;
         } else {
           continue;
         }
         p.progressed = true;
         last_event = Clock::now();
+        if (!request.case_cpu_budgets.empty()) cpu_at_last_event = child.cpu_time();
       }
       if (!p.forged.empty()) {
         child.stop(kTermGrace);
@@ -121,6 +124,12 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
       }
       if (exited) {
         p.status = exited;
+        break;
+      }
+      if (const auto budget = request.case_cpu_budgets.find(p.in_flight);
+          budget != request.case_cpu_budgets.end() && child.cpu_time() - cpu_at_last_event > budget->second) {
+        p.cpu_budget_spent = budget->second;
+        child.stop(kTermGrace);
         break;
       }
       if (Clock::now() - last_event > request.case_timeout) {
@@ -181,10 +190,15 @@ ChildRuns run_child(const ChildRunRequest& request) {
       const int hung = p.in_flight >= 0 ? p.in_flight : pending.front();
       CaseRun& run = runs.cases[hung];
       run.outcome = RunOutcome::timeout;
-      run.message = "timed out after " +
-                    format_seconds(std::chrono::duration<double>(request.case_timeout).count()) +
-                    " and was stopped";
-      if (auto sim = find_sim_message(p.stderr_text, "timeout")) run.notes.push_back("simulator: " + *sim);
+      run.message = p.cpu_budget_spent
+                        ? "timed out: ran " +
+                              format_seconds(std::chrono::duration<double>(*p.cpu_budget_spent).count()) +
+                              " of CPU time without finishing (this case's limit) and was stopped"
+                        : "timed out after " +
+                              format_seconds(std::chrono::duration<double>(request.case_timeout).count()) +
+                              " and was stopped";
+      if (auto sim = find_sim_message(p.stderr_text, "timeout"))  // with the line where it is stuck
+        run.notes.push_back("simulator: " + locate_crash(*sim, request.child));
       for (int c : pending) {
         if (c != hung)
           runs.cases[c] = {.outcome = RunOutcome::not_run, .message = "not run: an earlier case timed out"};

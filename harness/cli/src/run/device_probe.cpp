@@ -52,6 +52,10 @@ GpuProbe probe_gpu(const BuildConfig& config) {
     probe.why_not = "CUDA was not configured when this tool was built";
     return probe;
   }
+  if (!std::filesystem::exists(config.probe)) {  // ./puzzle builds the GPU parts only where it sees a GPU
+    probe.why_not = "no GPU was visible when the GPU parts were built (target puzzle_gpu_parts)";
+    return probe;
+  }
   CapturedRun run;
   try {
     run = run_captured({config.probe.string()}, kProbeTimeout);

@@ -111,6 +111,18 @@ int sanitizer_errors(const std::vector<SanitizerRun>& runs) {
   return total;
 }
 
+void apply_sanitizer_verdict(const std::vector<SanitizerRun>& runs, CheckReport& report) {
+  if (report.exit_code != kExitPassed) return;
+  if (sanitizer_errors(runs) > 0) {
+    report.exit_code = kExitKernelFailed;
+    for (PuzzleReport& puzzle : report.puzzles) puzzle.status = PuzzleStatus::failed;
+    return;
+  }
+  const bool unchecked =
+      std::any_of(runs.begin(), runs.end(), [](const SanitizerRun& r) { return !r.problem.empty(); });
+  if (unchecked) report.exit_code = kExitEnvironment;
+}
+
 void print_sanitizer_runs(const std::vector<SanitizerRun>& runs, Style style, std::ostream& out) {
   out << "\n" << style("compute-sanitizer:", Tone::bold) << "\n";
   for (const auto& run : runs) {

@@ -35,6 +35,11 @@ std::vector<SanitizerRun> run_sanitizers(const std::filesystem::path& sanitizer,
                                          uint64_t seed, std::chrono::milliseconds case_timeout);
 
 int sanitizer_errors(const std::vector<SanitizerRun>& runs);  // findings, counts included, or the summaries'
+
+// The runs' verdict on a check that passed: errors fail it (its status and exit code, so that the JSON
+// report says so too); a tool that did not finish checked nothing, so the exit code says the check is
+// incomplete. A check that already failed keeps its own verdict.
+void apply_sanitizer_verdict(const std::vector<SanitizerRun>& runs, CheckReport& report);
 void print_sanitizer_runs(const std::vector<SanitizerRun>& runs, Style style, std::ostream& out);
 nlohmann::json sanitizer_json(const std::vector<SanitizerRun>& runs);
 

@@ -11,6 +11,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -166,6 +168,22 @@ ExitStatus GroupProcess::reap() {
 std::optional<ExitStatus> GroupProcess::poll() {
   if (!status_ && has_ended(pid_)) reap();
   return status_;
+}
+
+std::chrono::milliseconds GroupProcess::cpu_time() const {
+  std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  // Fields 14 and 15 (utime, stime, in clock ticks) follow the command name, which may hold spaces: count
+  // from its closing parenthesis, after which come fields 3, 4, ...
+  const size_t end_of_name = text.rfind(')');
+  if (end_of_name == std::string::npos) return std::chrono::milliseconds(0);
+  std::istringstream fields(text.substr(end_of_name + 1));
+  std::string skipped;
+  for (int field = 3; field < 14; ++field) fields >> skipped;
+  long long user_ticks = 0, system_ticks = 0;
+  if (!(fields >> user_ticks >> system_ticks)) return std::chrono::milliseconds(0);
+  return std::chrono::milliseconds((user_ticks + system_ticks) * 1000 / sysconf(_SC_CLK_TCK));
 }
 
 ExitStatus GroupProcess::stop(std::chrono::milliseconds grace) {

@@ -32,6 +32,8 @@ class GroupProcess {
   ~GroupProcess();
 
   std::optional<ExitStatus> poll();  // the exit status once it has ended, without blocking
+  // The leader's user + system CPU time so far, whatever the machine's load (0 where /proc cannot say).
+  std::chrono::milliseconds cpu_time() const;
   // SIGTERM to the group, `grace` to exit, then SIGKILL to the group.
   ExitStatus stop(std::chrono::milliseconds grace);
 
