@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "block_runner.hpp"
-#include "memory_banks.hpp"
 #include "describe.hpp"
+#include "memory_banks.hpp"
 
 namespace sim {
 

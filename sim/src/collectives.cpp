@@ -256,7 +256,8 @@ void BlockRunner::release_group(unsigned warp, uint32_t mask) {
   const CollectiveOp op = lane[std::countr_zero(group)].call.op;
   if (op == CollectiveOp::warp_matrix) {
     complete_warp_matrix(lane, group, block_);
-    for (uint32_t g = group; g != 0; g &= g - 1) lane[std::countr_zero(g)].result = CollectiveResult{0, true, 0};
+    for (uint32_t g = group; g != 0; g &= g - 1)
+      lane[std::countr_zero(g)].result = CollectiveResult{0, true, 0};
   } else if (is_shuffle(op)) {
     for (uint32_t g = group; g != 0; g &= g - 1) {
       SimThread& t = lane[std::countr_zero(g)];

@@ -22,7 +22,8 @@ struct Site {  // one instruction: its PC, or the source location of a modelled 
 };
 struct SiteHash {
   size_t operator()(const Site& s) const {
-    return std::hash<uintptr_t>()(s.pc ^ reinterpret_cast<uintptr_t>(s.file) * 31 ^ static_cast<uintptr_t>(s.line) << 20);
+    return std::hash<uintptr_t>()(s.pc ^ reinterpret_cast<uintptr_t>(s.file) * 31 ^
+                                  static_cast<uintptr_t>(s.line) << 20);
   }
 };
 
@@ -33,7 +34,9 @@ struct GroupKey {
   bool operator==(const GroupKey&) const = default;
 };
 struct GroupHash {
-  size_t operator()(const GroupKey& k) const { return SiteHash()(k.site) ^ (k.warp * 0x9E3779B9u) ^ (uint64_t{k.instance} << 32); }
+  size_t operator()(const GroupKey& k) const {
+    return SiteHash()(k.site) ^ (k.warp * 0x9E3779B9u) ^ (uint64_t{k.instance} << 32);
+  }
 };
 
 struct LaneSite {
@@ -55,8 +58,18 @@ struct Totals {
   uint64_t instructions = 0, wavefronts = 0, ideal = 0;
 };
 
+// A lane's latest access, held back in case the next one continues it (see record_bank_access).
+struct LaneAccess {
+  const ThreadState* thread = nullptr;  // nullptr: none held
+  Site site;
+  uint64_t address = 0;
+  unsigned bytes = 0;
+  bool write = false;
+};
+
 // The running block's accesses on this host thread.
 struct BlockBanks {
+  std::vector<LaneAccess> held = std::vector<LaneAccess>(1024);   // per thread of the block
   std::unordered_map<LaneSite, uint32_t, LaneSiteHash> executed;  // instances so far, per lane and site
   std::unordered_map<GroupKey, Group, GroupHash> open;
   std::unordered_map<Site, Totals, SiteHash> totals;
@@ -96,7 +109,8 @@ Wavefronts count_wavefronts(const uint64_t* addresses, uint32_t lanes, unsigned 
     unsigned n = 0;
     for (uint32_t a = active; a != 0; a &= a - 1) {
       const uint64_t address = addresses[std::countr_zero(a)];
-      for (uint64_t word = address / 4; word <= (address + std::max(bytes, 1u) - 1) / 4; ++word) words[n++] = word;
+      for (uint64_t word = address / 4; word <= (address + std::max(bytes, 1u) - 1) / 4; ++word)
+        words[n++] = word;
     }
     std::sort(words, words + n);
     n = static_cast<unsigned>(std::unique(words, words + n) - words);
@@ -107,23 +121,49 @@ Wavefronts count_wavefronts(const uint64_t* addresses, uint32_t lanes, unsigned 
   return w;
 }
 
-void record_bank_access(const ThreadState& thread, uintptr_t address, size_t bytes, const Where& where) {
-  BlockBanks& banks = block_banks;
-  const Site site{where.pc, where.pc ? nullptr : where.file, where.pc ? 0 : where.line};
-  const uint32_t instance = banks.executed[LaneSite{site, thread.linear}]++;
-  const GroupKey key{site, thread.warp, instance};
+namespace {
+
+void add_to_group(BlockBanks& banks, const LaneAccess& access) {
+  const ThreadState& thread = *access.thread;
+  const uint32_t instance = banks.executed[LaneSite{access.site, thread.linear}]++;
+  const GroupKey key{access.site, thread.warp, instance};
   Group& group = banks.open[key];
-  group.bytes = static_cast<unsigned>(std::min<size_t>(bytes, 16));
-  group.addresses[thread.lane] = address;
+  group.bytes = access.bytes;
+  group.addresses[thread.lane] = access.address;
   group.lanes |= 1u << thread.lane;
   if (group.lanes == existing_lanes(thread)) {
-    count(banks, site, group);
+    count(banks, access.site, group);
     banks.open.erase(key);
   }
 }
 
+}  // namespace
+
+// The host compiler splits a float4 or float2 access into scalar ones where nvcc emits one 128- or
+// 64-bit instruction, and those cost different wavefronts. So a lane's accesses that continue one
+// another (same direction, the next address, within an aligned 8 or 16 bytes) join into one access,
+// as a vectorizing compiler would make them.
+void record_bank_access(const ThreadState& thread, uintptr_t address, size_t bytes, bool write,
+                        const Where& where) {
+  BlockBanks& banks = block_banks;
+  LaneAccess& held = banks.held[thread.linear];
+  const auto size = static_cast<unsigned>(std::min<size_t>(bytes, 16));
+  if (held.thread && held.write == write && held.address + held.bytes == address && held.address % 8 == 0 &&
+      size <= 8 && held.bytes + size <= (held.address % 16 == 0 ? 16u : 8u)) {
+    held.bytes += size;
+    return;
+  }
+  if (held.thread) add_to_group(banks, held);
+  held = LaneAccess{&thread, Site{where.pc, where.pc ? nullptr : where.file, where.pc ? 0 : where.line},
+                    address, size, write};
+}
+
 void settle_bank_groups() {
   BlockBanks& banks = block_banks;
+  for (LaneAccess& held : banks.held) {
+    if (held.thread) add_to_group(banks, held);
+    held.thread = nullptr;
+  }
   for (const auto& [key, group] : banks.open) count(banks, key.site, group);
   banks.open.clear();
 }

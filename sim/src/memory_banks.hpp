@@ -26,7 +26,8 @@ struct Wavefronts {
 Wavefronts count_wavefronts(const uint64_t* addresses, uint32_t lanes, unsigned bytes);
 
 // Records one lane's access (the memory checker calls it for loads, stores and ldmatrix rows).
-void record_bank_access(const ThreadState& thread, uintptr_t address, size_t bytes, const Where& where);
+void record_bank_access(const ThreadState& thread, uintptr_t address, size_t bytes, bool write,
+                        const Where& where);
 void settle_bank_groups();  // at __syncthreads()
 void end_block_banks();     // at the block's end: settles, and adds the block's counts to the launcher's
 void reset_bank_counts();   // at begin_launcher

@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "diagnostics_store.hpp"
-#include "memory_banks.hpp"
 #include "memory_access.hpp"
+#include "memory_banks.hpp"
 #include "memory_describe.hpp"
 #include "memory_races.hpp"
 #include "memory_shared.hpp"
@@ -112,7 +112,7 @@ std::string coordinates(unsigned linear, const dim3& block_dim) {
 }
 
 [[gnu::cold, gnu::noinline]] void report_copy_pending(const SharedBlock& block, uintptr_t address,
-                                                       size_t bytes, Access kind, Where where) {
+                                                      size_t bytes, Access kind, Where where) {
   if (count_repeat("async_copy_not_waited", where)) return;
   report(Severity::error, "async_copy_not_waited", where,
          access_words(kind, bytes) + " at " + element_of(place_of(block, address), address, bytes) +
@@ -173,7 +173,8 @@ void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must
     report_uninitialized(block, address, bytes, kind, where);
   if (kind != Access::read) set_bytes(state, bytes, kInitialized);
   check_races(block, *thread, address, bytes, kind, where);
-  if (kind != Access::atomic && host_thread_access.counting_banks) record_bank_access(*thread, offset, bytes, where);
+  if (kind != Access::atomic && host_thread_access.counting_banks)
+    record_bank_access(*thread, offset, bytes, kind == Access::write, where);
 }
 
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending) {

@@ -45,7 +45,8 @@ class Bound {
       fail("asm_operand_invalid", "%" + std::to_string(index) + " has constraint '" + o.constraint +
                                       "', this operand wants '" + constraints + "'");
     if (as_output ? o.output == nullptr : !o.readable)
-      fail("asm_operand_invalid", "%" + std::to_string(index) + (as_output ? " must be an output (\"=" : " must be an input (\"") +
+      fail("asm_operand_invalid", "%" + std::to_string(index) +
+                                      (as_output ? " must be an output (\"=" : " must be an input (\"") +
                                       constraints[0] + "\")");
     return o;
   }
@@ -82,11 +83,12 @@ void run_mma(const Instruction& ins, const Bound& bound) {
 void read_row(const Instruction& ins, const Bound& bound, WarpMatrixCall& call) {
   const ThreadState& self = *current_thread();
   if (self.lane >= 8u * ins.matrices) return;
-  const uint64_t address = bound.value(ins.operands[1], 0, "rl") + static_cast<uint64_t>(ins.operands[1].value);
+  const uint64_t address =
+      bound.value(ins.operands[1], 0, "rl") + static_cast<uint64_t>(ins.operands[1].value);
   const auto& local = memory::host_thread_access;
   const char* problem = address + 16 > local.shared_size ? "outside this block's shared memory"
-                        : address % 16 != 0              ? "not a multiple of 16 (each row is 16 bytes, aligned)"
-                                                         : nullptr;
+                        : address % 16 != 0 ? "not a multiple of 16 (each row is 16 bytes, aligned)"
+                                            : nullptr;
   if (problem) {
     const Where at = where_of(bound.where());
     std::memset(call.row, 0xFF, sizeof call.row);

@@ -111,25 +111,28 @@ void complete_warp_matrix(SimThread* lanes, uint32_t group, const BlockState& bl
   }
   if (elsewhere != 0) {
     const WarpMatrixCall& other = call_of(lanes[std::countr_zero(elsewhere)]);
-    report_as(first, Severity::error, "warp_divergent_collective", call.where,
-              warp + ": lanes " + lane_list(group & ~elsewhere) + " execute " + call.instruction->name + " (" +
-                  describe_site(call.where) + ") while lanes " + lane_list(elsewhere) + " execute " +
-                  other.instruction->name + " (" + describe_site(other.where) +
-                  "). A .aligned instruction must be executed by every lane of the warp, the same instruction "
-                  "at the same time; the results are undefined.");
+    report_as(
+        first, Severity::error, "warp_divergent_collective", call.where,
+        warp + ": lanes " + lane_list(group & ~elsewhere) + " execute " + call.instruction->name + " (" +
+            describe_site(call.where) + ") while lanes " + lane_list(elsewhere) + " execute " +
+            other.instruction->name + " (" + describe_site(other.where) +
+            "). A .aligned instruction must be executed by every lane of the warp, the same instruction "
+            "at the same time; the results are undefined.");
     return poison_all(lanes, group);
   }
   if (group != ~0u) {
     const uint32_t missing = ~group;
     const dim3& d = block.block_dim;
-    const unsigned past_end = first.warp * 32 + 32 > d.x * d.y * d.z ? first.warp * 32 + 32 - d.x * d.y * d.z : 0;
-    report_as(first, Severity::error, "warp_aligned_missing_lane", call.where,
-              warp + ": " + call.instruction->name + " is executed by lanes " + lane_list(group) +
-                  " only; lanes " + lane_list(missing) +
-                  (past_end ? " do not exist (the block's thread count is not a multiple of 32)"
-                            : " exited or took another branch") +
-                  ". mma.sync and ldmatrix.sync.aligned must be executed by all 32 lanes of the warp together, "
-                  "with the same operands shape; the results are undefined.");
+    const unsigned past_end =
+        first.warp * 32 + 32 > d.x * d.y * d.z ? first.warp * 32 + 32 - d.x * d.y * d.z : 0;
+    report_as(
+        first, Severity::error, "warp_aligned_missing_lane", call.where,
+        warp + ": " + call.instruction->name + " is executed by lanes " + lane_list(group) + " only; lanes " +
+            lane_list(missing) +
+            (past_end ? " do not exist (the block's thread count is not a multiple of 32)"
+                      : " exited or took another branch") +
+            ". mma.sync and ldmatrix.sync.aligned must be executed by all 32 lanes of the warp together, "
+            "with the same operands shape; the results are undefined.");
     return poison_all(lanes, group);
   }
   if (call.instruction->opcode == ptx::Opcode::mma)

@@ -87,9 +87,12 @@ bool classify(Instruction& ins, std::string& why) {
     rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
   }
   auto type16 = [](std::string_view s, Type16& t) {
-    if (s == "f16") t = Type16::f16;
-    else if (s == "bf16") t = Type16::bf16;
-    else return false;
+    if (s == "f16")
+      t = Type16::f16;
+    else if (s == "bf16")
+      t = Type16::bf16;
+    else
+      return false;
     return true;
   };
   if (q[0] == "mma") {
@@ -98,8 +101,9 @@ bool classify(Instruction& ins, std::string& why) {
                        (q[3] == "m16n8k16" || q[3] == "m16n8k8") && q[4] == "row" && q[5] == "col" &&
                        q[6] == "f32" && type16(q[7], ins.a_type) && type16(q[8], ins.b_type) && q[9] == "f32";
     if (!shape || ins.a_type != ins.b_type) {
-      why = "the simulator models mma.sync.aligned.{m16n8k16,m16n8k8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32 "
-            "(A and B of one type)";
+      why =
+          "the simulator models mma.sync.aligned.{m16n8k16,m16n8k8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32 "
+          "(A and B of one type)";
       return false;
     }
     ins.m = 16;
@@ -138,13 +142,15 @@ bool classify(Instruction& ins, std::string& why) {
       return true;
     }
     ins.opcode = Opcode::cp_async;
-    bool ok = q.size() >= 5 && (q[2] == "ca" || q[2] == "cg") && (q[3] == "shared" || q[3] == "shared::cta") &&
-              q[4] == "global";
-    for (size_t i = 5; ok && i < q.size(); ++i) ok = q[i] == "L2::64B" || q[i] == "L2::128B" || q[i] == "L2::256B";
+    bool ok = q.size() >= 5 && (q[2] == "ca" || q[2] == "cg") &&
+              (q[3] == "shared" || q[3] == "shared::cta") && q[4] == "global";
+    for (size_t i = 5; ok && i < q.size(); ++i)
+      ok = q[i] == "L2::64B" || q[i] == "L2::128B" || q[i] == "L2::256B";
     ins.bypass_l1 = ok && q[2] == "cg";
     if (!ok)
-      why = "the simulator models cp.async.{ca,cg}.shared.global[.L2::NB], cp.async.commit_group, "
-            "cp.async.wait_group and cp.async.wait_all";
+      why =
+          "the simulator models cp.async.{ca,cg}.shared.global[.L2::NB], cp.async.commit_group, "
+          "cp.async.wait_group and cp.async.wait_all";
     return ok;
   }
   why = "the simulator models mma.sync (m16n8k16, m16n8k8), ldmatrix and cp.async; no other inline PTX";
@@ -198,7 +204,8 @@ bool operands_fit(const Instruction& ins, std::string& why) {
 Parsed parse(std::string_view text) {
   Parsed parsed;
   text = trim(text);
-  if (text.size() >= 2 && text.front() == '{' && text.back() == '}') text = trim(text.substr(1, text.size() - 2));
+  if (text.size() >= 2 && text.front() == '{' && text.back() == '}')
+    text = trim(text.substr(1, text.size() - 2));
   for (std::string_view statement : split(text, ';')) {
     if (statement.empty()) continue;
     Instruction ins;
@@ -229,7 +236,6 @@ Parsed parse(std::string_view text) {
     parsed.instructions.push_back(std::move(ins));
   }
   return parsed;  // no instructions: asm volatile("" ::: "memory"), a compiler barrier, does nothing
-
 }
 
 }  // namespace sim::ptx

@@ -29,8 +29,8 @@ struct Instruction {
   std::string name;  // the opcode with its qualifiers, as written: "mma.sync.aligned.m16n8k16..."
   int m = 0, n = 0, k = 0;
   Type16 a_type = Type16::f16, b_type = Type16::f16;
-  int matrices = 0;      // ldmatrix: 1, 2 or 4
-  bool trans = false;    // ldmatrix .trans
+  int matrices = 0;        // ldmatrix: 1, 2 or 4
+  bool trans = false;      // ldmatrix .trans
   bool bypass_l1 = false;  // cp.async.cg (16 bytes only)
   std::vector<OperandText> operands;
 };

@@ -52,9 +52,9 @@ struct Report {
   std::vector<Traffic> traffic;
   std::vector<LaunchRecord> launches;
   std::vector<SharedWavefronts> shared_wavefronts;  // lines with shared-memory accesses, in source order
-  uint64_t scratch_peak_bytes = 0;  // device memory the launcher allocated, at its peak
-  uint64_t scratch_live_bytes = 0;  // of which still allocated when the launcher returned
-  uint64_t context_switches = 0;    // fiber switches, for the throughput figure
+  uint64_t scratch_peak_bytes = 0;                  // device memory the launcher allocated, at its peak
+  uint64_t scratch_live_bytes = 0;                  // of which still allocated when the launcher returned
+  uint64_t context_switches = 0;                    // fiber switches, for the throughput figure
   uint64_t simulated_threads = 0;
 };
 

@@ -28,8 +28,10 @@ uint64_t bits_of(const T& value) {
   if constexpr (std::is_pointer_v<T>) {
     return reinterpret_cast<uintptr_t>(value);
   } else if constexpr (std::is_floating_point_v<T>) {
-    if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(value);
-    else return std::bit_cast<uint64_t>(static_cast<double>(value));
+    if constexpr (sizeof(T) == 4)
+      return std::bit_cast<uint32_t>(value);
+    else
+      return std::bit_cast<uint64_t>(static_cast<double>(value));
   } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
     return static_cast<uint64_t>(value);
   } else {
