@@ -12,7 +12,7 @@ nlohmann::json triple(const T (&v)[3]) {
 
 nlohmann::json to_json(const sim::harness::Report& report) {
   nlohmann::json findings = nlohmann::json::array(), traffic = nlohmann::json::array(),
-                 launches = nlohmann::json::array();
+                 launches = nlohmann::json::array(), wavefronts = nlohmann::json::array();
   for (const auto& f : report.findings) {
     findings.push_back({{"severity", f.severity},
                         {"kind", f.kind},
@@ -39,9 +39,17 @@ nlohmann::json to_json(const sim::harness::Report& report) {
                         {"line", l.line},
                         {"error", l.error}});
   }
+  for (const auto& w : report.shared_wavefronts) {
+    wavefronts.push_back({{"file", w.file},
+                          {"line", w.line},
+                          {"instructions", w.instructions},
+                          {"wavefronts", w.wavefronts},
+                          {"ideal_wavefronts", w.ideal_wavefronts}});
+  }
   return {{"findings", findings},
           {"traffic", traffic},
           {"launches", launches},
+          {"shared_wavefronts", wavefronts},
           {"scratch_peak_bytes", report.scratch_peak_bytes},
           {"scratch_live_bytes", report.scratch_live_bytes},
           {"context_switches", report.context_switches},

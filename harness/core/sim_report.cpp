@@ -1,5 +1,6 @@
 #include "sim_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace puzzle {
@@ -57,6 +58,43 @@ std::vector<std::string> refused_launches(const nlohmann::json& sim) {
     if (!error.empty()) refused.push_back("kernel " + launch.value("kernel", "?") + ": " + error);
   }
   return refused;
+}
+
+std::vector<SharedLine> shared_lines(const nlohmann::json& sim) {
+  std::vector<SharedLine> lines;
+  if (!sim.is_object() || !sim.contains("shared_wavefronts")) return lines;
+  for (const auto& w : sim["shared_wavefronts"]) {
+    SharedLine line{w.value("file", ""), w.value("line", 0), w.value("instructions", uint64_t{0}),
+                    w.value("wavefronts", uint64_t{0}), w.value("ideal_wavefronts", uint64_t{0})};
+    if (line.wavefronts >= line.ideal_wavefronts) lines.push_back(line);
+  }
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const SharedLine& a, const SharedLine& b) { return a.extra() > b.extra(); });
+  return lines;
+}
+
+uint64_t bank_conflicts(const nlohmann::json& sim) {
+  uint64_t extra = 0;
+  for (const SharedLine& line : shared_lines(sim)) extra += line.extra();
+  return extra;
+}
+
+std::string describe_bank_conflicts(const nlohmann::json& sim, size_t count) {
+  std::string text;
+  for (const SharedLine& line : shared_lines(sim)) {
+    if (line.extra() == 0 || count == 0) break;
+    --count;
+    char ways[32];
+    std::snprintf(ways, sizeof ways, "%.1f-way",
+                  static_cast<double>(line.wavefronts) / line.ideal_wavefronts);
+    const size_t slash = line.file.find_last_of('/');
+    text += (text.empty() ? "" : "; ") +
+            (slash == std::string::npos ? line.file : line.file.substr(slash + 1)) + ":" +
+            std::to_string(line.line) + ": " + std::to_string(line.instructions) +
+            " warp instructions took " + std::to_string(line.wavefronts) + " wavefronts where " +
+            std::to_string(line.ideal_wavefronts) + " would do (" + ways + ")";
+  }
+  return text;
 }
 
 std::string traffic_note(const nlohmann::json& sim, const PuzzleSpec& puzzle) {

@@ -26,6 +26,18 @@ std::vector<SimFinding> sim_findings(const nlohmann::json& sim);
 std::string describe(const SimFinding& finding);
 // "kernel k: cudaErrorInvalidConfiguration" for each launch the simulator refused.
 std::vector<std::string> refused_launches(const nlohmann::json& sim);
+// Shared-memory wavefronts per source line (loads, stores, ldmatrix), worst bank conflicts first.
+struct SharedLine {
+  std::string file;
+  int line = 0;
+  uint64_t instructions = 0, wavefronts = 0, ideal_wavefronts = 0;
+  uint64_t extra() const { return wavefronts - ideal_wavefronts; }  // the bank conflicts' cost
+};
+std::vector<SharedLine> shared_lines(const nlohmann::json& sim);
+uint64_t bank_conflicts(const nlohmann::json& sim);  // extra wavefronts over every line
+// "k.cu:41: 64 instructions took 512 wavefronts where 128 would do (4.0-way)" for the worst `count` lines.
+std::string describe_bank_conflicts(const nlohmann::json& sim, size_t count);
+
 // "traffic: x read 3.0x, y written 1.0x (budget: read x once, write y once)"; empty without traffic.
 std::string traffic_note(const nlohmann::json& sim, const PuzzleSpec& puzzle);
 

@@ -75,7 +75,24 @@ void scratch(const CaseEvidence& e, std::vector<Diagnosis>& out) {
                      " this case allows. The rule: " + e.puzzle->scratch_budget});
 }
 
+void conflicts(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  if (!bank_conflicts_over(*e.puzzle, e.test->params, e.record)) return;
+  out.push_back(
+      {"bank_conflicts",
+       "shared-memory bank conflicts cost " +
+           plural(static_cast<int64_t>(bank_conflicts(e.record.sim)), "extra wavefront") +
+           ", more than the " +
+           plural(static_cast<int64_t>(e.puzzle->max_bank_conflicts(e.test->params)), "extra wavefront") +
+           " this case allows: " + describe_bank_conflicts(e.record.sim, 3) +
+           ". The rule: " + e.puzzle->bank_conflict_budget});
+}
+
 }  // namespace
+
+bool bank_conflicts_over(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record) {
+  return puzzle.max_bank_conflicts && record.sim.is_object() &&
+         static_cast<double>(bank_conflicts(record.sim)) > puzzle.max_bank_conflicts(params);
+}
 
 bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record) {
   return puzzle.max_scratch_bytes && record.scratch_bytes != protocol::kUnknownBytes &&
@@ -143,6 +160,7 @@ void generic_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   for (size_t k = 0; k < e.checks.size(); ++k) unwritten(e, k, out);
   for (const BufferCheck& c : e.checks) non_finite(c, out);
   scratch(e, out);
+  conflicts(e, out);
   if (e.record.inputs_modified > 0) {
     out.push_back({"inputs_modified", "the kernel changed " + plural(e.record.inputs_modified, "float") +
                                           " of its inputs (or their guard zones): inputs are read-only"});

@@ -17,6 +17,9 @@ bool kernel_crashed(const std::string& error);
 // True when the launcher allocated more device memory than the puzzle allows this case
 // (PuzzleSpec::max_scratch_bytes): the case fails even with right values.
 bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record);
+// True when the simulator counted more bank-conflict wavefronts than the puzzle allows this case
+// (PuzzleSpec::max_bank_conflicts).
+bool bank_conflicts_over(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record);
 // What a CUDA error usually means in a puzzle and what to try ("cudaErrorX: message" as the child wrote it).
 std::string explain_launch_error(const std::string& error);
 

@@ -32,6 +32,8 @@ std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::Cas
     if (f.severity != "error") notes.push_back(f.severity + " " + f.kind + ": " + describe(f));
   }
   if (std::string traffic = traffic_note(record.sim, puzzle); !traffic.empty()) notes.push_back(traffic);
+  if (puzzle.max_bank_conflicts && bank_conflicts(record.sim) > 0)
+    notes.push_back("bank conflicts: " + describe_bank_conflicts(record.sim, 3));
   return notes;
 }
 
@@ -51,7 +53,7 @@ const Diagnosis kNoDeviceWork{
     "it, read the inputs only in kernels, and wait for any stream of your own before the launcher returns"};
 
 // The one-line summary: the most basic problem first.
-std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over) {
+std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over, bool conflicts_over) {
   if (const std::string refusal = device_work_problem(r.record); !refusal.empty()) return refusal;
   if (const std::string error = launch_error_of(r.record); !error.empty()) return "CUDA error: " + error;
   int64_t wrong = 0, total = 0, outside = 0;
@@ -77,6 +79,7 @@ std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over) {
   }
   if (r.record.inputs_modified > 0) return "right values, but the inputs were modified";
   if (scratch_over) return "right values, but the launcher allocated too much device memory";
+  if (conflicts_over) return "right values, but shared-memory bank conflicts exceed the budget";
   if (sim_errors) return "right values, but the simulator found undefined behaviour";
   double max_rel = 0;
   for (const BufferCheck& c : r.checks) max_rel = std::max(max_rel, c.max_rel_err);
@@ -153,8 +156,9 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
   const bool sim_errors = sim_found_errors(record.sim);
   const bool scratch_over = scratch_too_large(puzzle, test.params, record);
   const bool device_work = device_work_problem(record).empty();
-  const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 &&
-                      launch_error_of(record).empty() && !sim_errors && !scratch_over && device_work;
+  const bool conflicts_over = bank_conflicts_over(puzzle, test.params, record);
+  const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 && launch_error_of(record).empty() &&
+                      !sim_errors && !scratch_over && !conflicts_over && device_work;
   r.status = passed                                    ? CaseStatus::passed
              : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
                                                        : CaseStatus::failed;
@@ -165,7 +169,7 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
     if (puzzle.diagnose) puzzle.diagnose(evidence, r.diagnoses);
   }
   r.notes = notes_for(puzzle, record);
-  r.message = summarize(r, sim_errors, scratch_over);
+  r.message = summarize(r, sim_errors, scratch_over, conflicts_over);
   if (record.time_ms > 0) {
     const double seconds = record.time_ms * 1e-3;
     if (puzzle.min_bytes) r.gbps = puzzle.min_bytes(test.params) / seconds * 1e-9;

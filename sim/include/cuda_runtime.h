@@ -14,6 +14,7 @@
 #include "sim/atomics.h"
 #include "sim/intrinsics.h"
 #include "sim/launch.h"
+#include "sim/ptx.h"
 #include "sim/qualifiers.h"
 #include "sim/shared.h"
 #include "sim/sync.h"

@@ -46,10 +46,14 @@ bool valid_copy(const void* dst, const void* src, size_t bytes, size_t zeros,
 void land(const sim::PendingCopy& copy) {
   const sim::Where where = sim::where_of(copy.where);
   const unsigned read = copy.bytes - copy.zeros;
+  auto& local = sim::memory::host_thread_access;
+  sim::memory::mark_copy_pending(reinterpret_cast<uintptr_t>(copy.dst), copy.bytes, false);
+  local.counting_banks = false;
   if (read > 0) sim::memory::on_access(copy.src, read, Access::read, false, where);
   sim::memory::on_access(copy.dst, copy.bytes, Access::write, false, where);
   std::memcpy(copy.dst, copy.src, read);
   std::memset(static_cast<char*>(copy.dst) + read, 0, copy.zeros);
+  local.counting_banks = true;
 }
 
 }  // namespace
@@ -58,6 +62,7 @@ void __pipeline_memcpy_async(void* dst_shared, const void* src_global, size_t si
                              std::source_location where) {
   sim::ThreadState* self = sim::current_thread();
   if (self == nullptr || !valid_copy(dst_shared, src_global, size_and_align, zfill, where)) return;
+  sim::memory::mark_copy_pending(reinterpret_cast<uintptr_t>(dst_shared), size_and_align, true);
   self->pending_copies.push_back({dst_shared, src_global, static_cast<unsigned>(size_and_align),
                                   static_cast<unsigned>(zfill), self->committed_batches, where});
 }

@@ -4,6 +4,7 @@
 
 #include "block_runner.hpp"
 #include "describe.hpp"
+#include "memory_banks.hpp"
 
 namespace sim {
 
@@ -41,6 +42,7 @@ void BlockRunner::complete_barrier() {
   }
   at_barrier_ = 0;
   ++block_.epoch;
+  memory::settle_bank_groups();
 }
 
 bool BlockRunner::report_barrier_divergence() {

@@ -42,6 +42,7 @@ enum class CollectiveOp : uint8_t {
   reduce_and,
   reduce_or,
   reduce_xor,
+  warp_matrix,  // mma.sync / ldmatrix (warp_matrix.hpp): value points at the lane's WarpMatrixCall
 };
 const char* collective_name(CollectiveOp op);
 

@@ -7,6 +7,7 @@
 
 #include "block_runner.hpp"
 #include "describe.hpp"
+#include "warp_matrix.hpp"
 
 namespace sim {
 namespace {
@@ -154,6 +155,8 @@ const char* collective_name(CollectiveOp op) {
       return "__reduce_or_sync";
     case CollectiveOp::reduce_xor:
       return "__reduce_xor_sync";
+    case CollectiveOp::warp_matrix:
+      return "mma.sync/ldmatrix";
   }
   return "a warp collective";
 }
@@ -251,7 +254,11 @@ void BlockRunner::release_group(unsigned warp, uint32_t mask) {
   SimThread* lane = lanes(warp);
   const uint32_t group = mask & w.collective;
   const CollectiveOp op = lane[std::countr_zero(group)].call.op;
-  if (is_shuffle(op)) {
+  if (op == CollectiveOp::warp_matrix) {
+    complete_warp_matrix(lane, group, block_);
+    for (uint32_t g = group; g != 0; g &= g - 1)
+      lane[std::countr_zero(g)].result = CollectiveResult{0, true, 0};
+  } else if (is_shuffle(op)) {
     for (uint32_t g = group; g != 0; g &= g - 1) {
       SimThread& t = lane[std::countr_zero(g)];
       const int source = shuffle_source(op, static_cast<int>(t.lane), t.call.b, t.call.c);

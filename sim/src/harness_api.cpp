@@ -9,6 +9,7 @@
 
 #include "diagnostics_store.hpp"
 #include "launch.hpp"
+#include "memory_banks.hpp"
 #include "memory_heap.hpp"
 #include "memory_traffic.hpp"
 #include "streams.hpp"
@@ -79,6 +80,7 @@ void launcher_returned() {
 void begin_launcher() {
   clear_findings();
   memory::reset_traffic();
+  memory::reset_bank_counts();
   memory::device_heap.begin_scratch();
   take_launch_log();
   take_context_switches();
@@ -91,6 +93,7 @@ Report end_launcher() {
   report.findings = collect_findings();
   report.traffic = memory::labelled_traffic();
   report.launches = take_launch_log();
+  report.shared_wavefronts = memory::bank_counts();
   report.scratch_peak_bytes = memory::device_heap.scratch_peak_bytes();
   report.scratch_live_bytes = memory::device_heap.scratch_live_bytes();
   report.context_switches = take_context_switches();

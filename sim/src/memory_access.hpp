@@ -31,6 +31,8 @@ struct HostThreadAccess {
   // The return address of the learner's last instrumented load or store on this host thread: where a
   // kernel that never finishes is stuck, for the timeout report (host_threads.hpp).
   uintptr_t last_access_pc = 0;
+  // Off while cp.async copies land: they are not instructions of a warp, so no bank wavefronts.
+  bool counting_banks = true;
 };
 
 extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_model("initial-exec")]];
@@ -41,6 +43,9 @@ extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_mod
 // Bounds, initialization and race checks of the current block's shared memory.
 [[gnu::noinline]] void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must_align,
                                            const Where& where);
+
+// Marks or clears shared bytes as the destination of a cp.async not yet landed (reading them is an error).
+void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
 
 // `must_align`: the compiler promised natural alignment (bytes is 1, 2, 4, 8 or 16), which the GPU
 // requires; byte ranges and accesses the compiler knows to be unaligned pass false.

@@ -11,6 +11,7 @@
 
 #include "memory.hpp"
 #include "memory_access.hpp"
+#include "memory_banks.hpp"
 #include "memory_heap.hpp"
 #include "memory_shared_layout.hpp"
 #include "sim/shared.h"
@@ -93,6 +94,7 @@ bool begin_block(BlockState& block, size_t dynamic_bytes, size_t dynamic_limit) 
 
 void end_block(BlockState& block) {
   flush_access_cache();
+  end_block_banks();
   host_thread_access.shared_lo = 0;
   host_thread_access.shared_size = 0;
   block.shared = nullptr;

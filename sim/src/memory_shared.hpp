@@ -10,7 +10,8 @@
 
 namespace sim::memory {
 
-enum ByteState : uint8_t { kAddressable = 1, kInitialized = 2 };
+// kCopyPending: a cp.async issued into the byte has not landed (its thread has not waited for it).
+enum ByteState : uint8_t { kAddressable = 1, kInitialized = 2, kCopyPending = 4 };
 inline constexpr size_t kStateSlack = 16;  // past the end of byte_state: it is read 8 bytes at a time
 
 struct SharedBlock {

@@ -4,6 +4,7 @@
 
 #include "diagnostics_store.hpp"
 #include "memory_access.hpp"
+#include "memory_banks.hpp"
 #include "memory_describe.hpp"
 #include "memory_races.hpp"
 #include "memory_shared.hpp"
@@ -59,6 +60,15 @@ bool all_bytes(const uint8_t* state, size_t bytes, uint8_t flag) {
   return true;
 }
 
+bool any_byte(const uint8_t* state, size_t bytes, uint8_t flag) {
+  for (size_t i = 0; i < bytes; i += 8) {
+    uint64_t eight;
+    std::memcpy(&eight, state + i, 8);
+    if (eight & flags_of_first(bytes - i, flag)) return true;
+  }
+  return false;
+}
+
 void set_bytes(uint8_t* state, size_t bytes, uint8_t flag) {
   for (size_t i = 0; i < bytes; i += 8) {
     uint64_t eight;
@@ -109,6 +119,16 @@ bool take_site(std::vector<Where>& sites, const Where& where) {
   if (it == sites.end()) return false;
   sites.erase(it);
   return true;
+}
+
+[[gnu::cold, gnu::noinline]] void report_copy_pending(const SharedBlock& block, uintptr_t address,
+                                                      size_t bytes, Access kind, Where where) {
+  if (count_repeat("async_copy_not_waited", where)) return;
+  report(Severity::error, "async_copy_not_waited", where,
+         access_words(kind, bytes) + " at " + element_of(place_of(block, address), address, bytes) +
+             " while a cp.async into it is still in flight: the thread that issued the copy must wait for it "
+             "(cp.async.wait_group / __pipeline_wait_prior) and, if another thread reads it, "
+             "__syncthreads() must come between");
 }
 
 [[gnu::cold, gnu::noinline]] void report_race(SharedBlock& block, WordAccess earlier, WordAccess now,
@@ -169,10 +189,23 @@ void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must
   uint8_t* state = block.byte_state + offset;
   if (offset + bytes > SharedLayout::kArenaBytes || !all_bytes(state, bytes, kAddressable))
     return report_outside(block, address, bytes, kind, where);
+  if (any_byte(state, bytes, kCopyPending)) report_copy_pending(block, address, bytes, kind, where);
   if (kind != Access::write && !all_bytes(state, bytes, kInitialized))
     report_uninitialized(block, address, bytes, kind, where);
   if (kind != Access::read) set_bytes(state, bytes, kInitialized);
   check_races(block, *thread, address, bytes, kind, where);
+  if (kind != Access::atomic && host_thread_access.counting_banks)
+    record_bank_access(*thread, offset, bytes, kind == Access::write, where);
+}
+
+void mark_copy_pending(uintptr_t address, size_t bytes, bool pending) {
+  const ThreadState* thread = current_thread();
+  if (!thread || !thread->block || !thread->block->shared) return;
+  const SharedBlock& block = *static_cast<const SharedBlock*>(thread->block->shared);
+  const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
+  if (offset + bytes > SharedLayout::kArenaBytes) return;
+  uint8_t* state = block.byte_state + offset;
+  for (size_t i = 0; i < bytes; ++i) state[i] = pending ? state[i] | kCopyPending : state[i] & ~kCopyPending;
 }
 
 }  // namespace sim::memory

@@ -1,5 +1,6 @@
 #include "translate.hpp"
 
+#include "asm_rewrite.hpp"
 #include "launch_rewrite.hpp"
 #include "rewriter.hpp"
 #include "scope_tracker.hpp"
@@ -24,6 +25,10 @@ TranslateResult translate_cuda(std::string_view source, std::string_view path) {
     std::optional<size_t> next;
     if (t.is("<<<") && !(i > 0 && rw.token(i - 1).is("operator"))) {
       next = rewrite_launch(rw, i);
+    } else if (is_asm_keyword(t) && directive == "define") {
+      rw.error(t, "asm in a macro is not supported by the simulator: write the asm statement in a function");
+    } else if (is_asm_keyword(t) && t.directive == 0) {
+      next = rewrite_asm(rw, i);
     } else if (t.is("__shared__") && directive == "define") {
       // g++ would see whatever sim/include makes of __shared__, never the per-block storage.
       rw.error(t, "__shared__ in a macro is not supported by the simulator: declare the variable directly");

@@ -1,6 +1,7 @@
 // The simulator's report, from the child's serializer to the parent's reader.
 #include <doctest/doctest.h>
 
+#include "diagnoses.hpp"
 #include "sim_report.hpp"
 #include "sim_report_json.hpp"
 
@@ -42,4 +43,32 @@ TEST_CASE("a simulator report survives the trip from the child to the parent") {
   CHECK(puzzle::traffic_note(j, *puzzle::find_puzzle(1)) ==
         "traffic: x read 2.0x, y written 1.0x (budget: read x once, write y once)");
   CHECK(puzzle::traffic_note(nullptr, *puzzle::find_puzzle(1)).empty());
+}
+
+TEST_CASE("shared-memory wavefronts: to the parent, worst lines first, and the bank-conflict budget") {
+  sim::harness::Report report;
+  report.shared_wavefronts = {
+      {.file = "/w/08_swizzle.cu", .line = 40, .instructions = 8, .wavefronts = 8, .ideal_wavefronts = 8},
+      {.file = "/w/08_swizzle.cu", .line = 52, .instructions = 16, .wavefronts = 512, .ideal_wavefronts = 64},
+      {.file = "/w/08_swizzle.cu", .line = 60, .instructions = 4, .wavefronts = 8, .ideal_wavefronts = 4}};
+  const nlohmann::json j = puzzle::child::to_json(report);
+  const auto lines = puzzle::shared_lines(j);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].line == 52);
+  CHECK(lines[0].extra() == 448);
+  CHECK(puzzle::bank_conflicts(j) == 452);
+  CHECK(puzzle::describe_bank_conflicts(j, 1) ==
+        "08_swizzle.cu:52: 16 warp instructions took 512 wavefronts where 64 would do (8.0-way)");
+
+  puzzle::PuzzleSpec spec;
+  puzzle::protocol::CaseRecord record;
+  record.sim = j;
+  CHECK_FALSE(puzzle::bank_conflicts_over(spec, {}, record));  // no budget: no limit
+  spec.max_bank_conflicts = [](const puzzle::Params&) { return 0.0; };
+  CHECK(puzzle::bank_conflicts_over(spec, {}, record));
+  spec.max_bank_conflicts = [](const puzzle::Params&) { return 452.0; };
+  CHECK_FALSE(puzzle::bank_conflicts_over(spec, {}, record));
+  record.sim = nullptr;  // the GPU: the simulator's count does not exist there
+  spec.max_bank_conflicts = [](const puzzle::Params&) { return 0.0; };
+  CHECK_FALSE(puzzle::bank_conflicts_over(spec, {}, record));
 }

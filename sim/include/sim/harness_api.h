@@ -25,6 +25,17 @@ struct Traffic {  // global memory moved by kernels, per labelled allocation
   uint64_t bytes_written = 0;
 };
 
+// Shared-memory wavefronts of the warp instructions at one source line (loads, stores, ldmatrix):
+// `wavefronts - ideal_wavefronts` is the bank conflicts' cost (Nsight Compute's
+// l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts the same extra wavefronts).
+struct SharedWavefronts {
+  std::string file;
+  int line = 0;
+  uint64_t instructions = 0;  // warp-level executions
+  uint64_t wavefronts = 0;
+  uint64_t ideal_wavefronts = 0;
+};
+
 struct LaunchRecord {
   std::string kernel;
   unsigned grid[3] = {0, 0, 0};
@@ -40,9 +51,10 @@ struct Report {
   std::vector<Finding> findings;
   std::vector<Traffic> traffic;
   std::vector<LaunchRecord> launches;
-  uint64_t scratch_peak_bytes = 0;  // device memory the launcher allocated, at its peak
-  uint64_t scratch_live_bytes = 0;  // of which still allocated when the launcher returned
-  uint64_t context_switches = 0;    // fiber switches, for the throughput figure
+  std::vector<SharedWavefronts> shared_wavefronts;  // lines with shared-memory accesses, in source order
+  uint64_t scratch_peak_bytes = 0;                  // device memory the launcher allocated, at its peak
+  uint64_t scratch_live_bytes = 0;                  // of which still allocated when the launcher returned
+  uint64_t context_switches = 0;                    // fiber switches, for the throughput figure
   uint64_t simulated_threads = 0;
 };
 
