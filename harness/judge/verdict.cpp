@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "diagnoses.hpp"
 #include "format.hpp"
+#include "judges.hpp"
 #include "sim_report.hpp"
 
 namespace puzzle {
@@ -130,7 +131,7 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t s
   r.points = passed ? test.points : 0;
   if (!passed) {
     generic_diagnoses(evidence, r.diagnoses);
-    if (puzzle.diagnose) puzzle.diagnose(evidence, r.diagnoses);
+    judge_of(puzzle).diagnose(evidence, r.diagnoses);
   }
   r.notes = notes_for(puzzle, record);
   r.message = summarize(r, sim_errors, scratch_over);
