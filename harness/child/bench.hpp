@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "entry.hpp"
+#include "launcher.hpp"
 #include "guarded_buffer.hpp"
 #include "protocol.hpp"
 

@@ -15,7 +15,7 @@
 #include "backend.hpp"
 #include "case_data.hpp"
 #include "cuda_error.hpp"
-#include "entry.hpp"
+#include "launcher.hpp"
 #include "guarded_buffer.hpp"
 #include "protocol.hpp"
 #include "registry.hpp"

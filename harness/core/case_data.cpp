@@ -9,11 +9,4 @@ Buffers draw_inputs(const PuzzleSpec& puzzle, const TestCase& test, uint64_t see
   return inputs;
 }
 
-RefBuffers expected_outputs(const PuzzleSpec& puzzle, const TestCase& test, const Buffers& inputs) {
-  RefBuffers outputs;
-  for (const BufferSpec& spec : puzzle.outputs) outputs.emplace_back(spec.elements(test.params));
-  puzzle.reference(test.params, inputs, outputs);
-  return outputs;
-}
-
 }  // namespace puzzle

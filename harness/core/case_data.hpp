@@ -1,5 +1,5 @@
-// A case's inputs and expected outputs, sized from the puzzle's buffer specs. The child and the parent
-// both call draw_inputs, so they see the same data.
+// A case's inputs, sized from the puzzle's buffer specs. The child and the parent both call draw_inputs,
+// so they see the same data (the expected outputs are the judge's: harness/judge/judges.hpp).
 #pragma once
 #include <cstdint>
 
@@ -8,6 +8,5 @@
 namespace puzzle {
 
 Buffers draw_inputs(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed);
-RefBuffers expected_outputs(const PuzzleSpec& puzzle, const TestCase& test, const Buffers& inputs);
 
 }  // namespace puzzle

@@ -2,24 +2,44 @@
 
 #include <algorithm>
 #include <cctype>
-
-#include "families/puzzles.hpp"
+#include <cstdio>
+#include <stdexcept>
 
 namespace puzzle {
+namespace {
+
+// "01_row_softmax": the puzzle's folder under puzzles/, and the name of its stub.
+std::string folder_name(const PuzzleSpec& puzzle) {
+  char id[16];
+  std::snprintf(id, sizeof id, "%02d_", puzzle.id);
+  return id + puzzle.slug;
+}
+
+}  // namespace
 
 const std::vector<PuzzleSpec>& all_puzzles() {
-  static const std::vector<PuzzleSpec> puzzles = {puzzles::row_softmax(),    puzzles::tiled_softmax(),
-                                                  puzzles::online_softmax(), puzzles::blocked_softmax(),
-                                                  puzzles::flash_forward(),  puzzles::flash_backward()};
+  static const std::vector<PuzzleSpec> puzzles = [] {
+    std::vector<PuzzleSpec> specs = registered_puzzles();
+    std::sort(specs.begin(), specs.end(),
+              [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.id < b.id; });
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (i > 0 && specs[i].id == specs[i - 1].id) {
+        throw std::logic_error("two puzzles have id " + std::to_string(specs[i].id));
+      }
+      specs[i].file = folder_name(specs[i]) + ".cu";
+      specs[i].docs = "puzzles/" + folder_name(specs[i]) + "/README.md";
+    }
+    return specs;
+  }();
   return puzzles;
 }
 
 std::string puzzle_folder(const PuzzleSpec& puzzle) {
-  return "puzzles/" + puzzle.file.substr(0, puzzle.file.rfind('.'));
+  return "puzzles/" + folder_name(puzzle);
 }
 
 std::string stub_path(const PuzzleSpec& puzzle) {
-  return puzzle_folder(puzzle) + "/" + puzzle.file;
+  return puzzle_folder(puzzle) + "/" + folder_name(puzzle) + ".cu";
 }
 
 const PuzzleSpec* find_puzzle(int id) {

@@ -41,18 +41,16 @@ struct Diagnosis {
   std::string message;  // what we think is wrong and what to try
 };
 
-struct BufferCheck;
-struct CaseEvidence;  // defined in verdict.hpp: what a puzzle's diagnose() may look at
-
 struct PuzzleSpec {
   int id = 0;
-  std::string slug;       // "row_softmax"
-  std::string title;      // "Row softmax"
-  std::string summary;    // one sentence
-  std::string file;       // "01_row_softmax.cu": the stub in its folder NN_slug/ (which also holds the
-                          // solutions/ ladder), a graded submission
-  std::string docs;       // "puzzles/01_row_softmax/README.md"
-  std::string signature;  // the launcher, exactly as the file must define it
+  std::string slug;     // "row_softmax"
+  std::string title;    // "Row softmax"
+  std::string summary;  // one sentence
+  // Filled in by the registry from id and slug: "01_row_softmax.cu" (the stub in its folder, a solution,
+  // a graded submission) and "puzzles/01_row_softmax/README.md".
+  std::string file;
+  std::string docs;
+  std::string signature;  // the launcher the file must define: kLauncherSignature (launcher.hpp)
   std::vector<BufferSpec> inputs;
   std::vector<BufferSpec> outputs;
   std::vector<TestCase> cases;
@@ -64,9 +62,10 @@ struct PuzzleSpec {
   std::function<double(const Params&)> min_bytes;  // bytes a perfect kernel moves (read + write)
   std::function<double(const Params&)> flops;      // empty for memory-bound puzzles
   std::function<void(const TestCase&, uint64_t seed, Buffers& inputs)> make_inputs;
-  std::function<void(const Params&, const Buffers& inputs, RefBuffers& outputs)> reference;
-  // Puzzle-specific explanations of a failed case, added after the generic ones.
-  std::function<void(const CaseEvidence&, std::vector<Diagnosis>&)> diagnose;
+  // Who judges it, in the parent only (harness/judge/judges.cpp): the family's judge, e.g. "softmax" (its
+  // float64 reference and diagnoses), and the extra diagnoses of that judge this puzzle's algorithm can show.
+  std::string judge;
+  std::vector<std::string> diagnoses;
   std::array<std::string, 3> hints;  // from a nudge to nearly the answer
   int line_budget = 0;               // "roughly N lines" of kernel + launcher
   std::string traffic_budget;        // "read x once, write y once"
@@ -81,7 +80,10 @@ struct PuzzleSpec {
   std::string bank_conflict_budget;  // "none in the fragment loads: swizzle the shared tiles"
 };
 
+// Every puzzle, by id: the parent's registry holds every puzzles/NN_slug/spec.cpp, a child's only its own.
 const std::vector<PuzzleSpec>& all_puzzles();
+// The specs as CMake found them (a generated source of harness/core/CMakeLists.txt), in any order.
+std::vector<PuzzleSpec> registered_puzzles();
 // Where a puzzle lives, relative to the repository: puzzles/01_row_softmax/ holds its stub, spec, docs
 // page and solutions.
 std::string puzzle_folder(const PuzzleSpec& puzzle);  // "puzzles/01_row_softmax"

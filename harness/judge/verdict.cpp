@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "diagnoses.hpp"
 #include "format.hpp"
+#include "judges.hpp"
 #include "sim_report.hpp"
 
 namespace puzzle {
@@ -166,7 +167,7 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
   if (!device_work) r.diagnoses.push_back(kNoDeviceWork);
   if (!passed) {
     generic_diagnoses(evidence, r.diagnoses);
-    if (puzzle.diagnose) puzzle.diagnose(evidence, r.diagnoses);
+    judge_of(puzzle).diagnose(evidence, r.diagnoses);
   }
   r.notes = notes_for(puzzle, record);
   r.message = summarize(r, sim_errors, scratch_over, conflicts_over);

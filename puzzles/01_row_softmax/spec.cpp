@@ -1,6 +1,8 @@
 // Puzzle 1: softmax of each row of a matrix, the first step towards attention.
-#include "families/puzzles.hpp"
 #include "families/softmax_family.hpp"
+
+// The launcher the stub defines: written here only (harness/core/launcher.hpp).
+PUZZLE_LAUNCHER(softmax::call_launcher, row_softmax, (const float* x, float* y, int rows, int cols));
 
 namespace puzzle::puzzles {
 namespace {
@@ -42,8 +44,7 @@ PuzzleSpec row_softmax() {
       .slug = "row_softmax",
       .title = "Row softmax",
       .summary = "Softmax of every row of a matrix, stable for any input: the core of attention.",
-      .file = "01_row_softmax.cu",
-      .docs = "puzzles/01_row_softmax/README.md",
+      .signature = kLauncherSignature,
       .cases = cases(),
       .widest_row = 16384,
       .tolerance = softmax::kTolerance,

@@ -1,6 +1,8 @@
 // Puzzle 2: softmax of rows far longer than a block holds, tile by tile, in three passes.
-#include "families/puzzles.hpp"
 #include "families/softmax_family.hpp"
+
+// The launcher the stub defines: written here only (harness/core/launcher.hpp).
+PUZZLE_LAUNCHER(softmax::call_launcher, tiled_softmax, (const float* x, float* y, int rows, int cols));
 
 namespace puzzle::puzzles {
 
@@ -11,8 +13,7 @@ PuzzleSpec tiled_softmax() {
       .title = "Tiled softmax",
       .summary = "Softmax of rows up to a million columns: a row no longer fits in a block, so loop over "
                  "tiles, three times.",
-      .file = "02_tiled_softmax.cu",
-      .docs = "puzzles/02_tiled_softmax/README.md",
+      .signature = kLauncherSignature,
       .cases = softmax::long_row_cases(),
       .tolerance = softmax::kTolerance,
       .hints =
@@ -29,8 +30,7 @@ PuzzleSpec tiled_softmax() {
            "reusing the shared array)."},
       .line_budget = 50,
       .traffic_budget = "read x 3 times, write y once",
-      .diagnose = [](const CaseEvidence&, const std::vector<softmax::RowFacts>& facts,
-                     std::vector<Diagnosis>& out) { softmax::tiles_normalized_separately(facts, out); },
+      .diagnoses = {"tiles_normalized_separately"},
   });
 }
 

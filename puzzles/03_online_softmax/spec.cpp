@@ -1,6 +1,8 @@
 // Puzzle 3: softmax of long rows with the max and the sum found in one pass (online softmax).
-#include "families/puzzles.hpp"
 #include "families/softmax_family.hpp"
+
+// The launcher the stub defines: written here only (harness/core/launcher.hpp).
+PUZZLE_LAUNCHER(softmax::call_launcher, online_softmax, (const float* x, float* y, int rows, int cols));
 
 namespace puzzle::puzzles {
 
@@ -11,8 +13,7 @@ PuzzleSpec online_softmax() {
       .title = "Online softmax",
       .summary = "Softmax of rows up to a million columns, reading x only twice: a running max and a sum "
                  "rescaled whenever the max grows.",
-      .file = "03_online_softmax.cu",
-      .docs = "puzzles/03_online_softmax/README.md",
+      .signature = kLauncherSignature,
       .cases = softmax::long_row_cases(),
       .tolerance = softmax::kTolerance,
       .hints =
@@ -32,11 +33,7 @@ PuzzleSpec online_softmax() {
            "`out[c] = __expf(row[c] - m) / s`."},
       .line_budget = 50,
       .traffic_budget = "read x twice, write y once",
-      .diagnose =
-          [](const CaseEvidence&, const std::vector<softmax::RowFacts>& facts, std::vector<Diagnosis>& out) {
-            softmax::tiles_normalized_separately(facts, out);
-            softmax::online_missing_rescale(facts, out);
-          },
+      .diagnoses = {"tiles_normalized_separately", "online_missing_rescale"},
   });
 }
 

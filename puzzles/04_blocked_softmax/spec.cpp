@@ -1,6 +1,8 @@
 // Puzzle 4: softmax of many short rows, several rows per block, and of long rows too.
-#include "families/puzzles.hpp"
 #include "families/softmax_family.hpp"
+
+// The launcher the stub defines: written here only (harness/core/launcher.hpp).
+PUZZLE_LAUNCHER(softmax::call_launcher, blocked_softmax, (const float* x, float* y, int rows, int cols));
 
 namespace puzzle::puzzles {
 namespace {
@@ -46,8 +48,7 @@ PuzzleSpec blocked_softmax() {
       .title = "2D-blocked softmax",
       .summary = "Softmax of millions of short rows, or of a few long ones: several rows per block, "
                  "reading x only twice.",
-      .file = "04_blocked_softmax.cu",
-      .docs = "puzzles/04_blocked_softmax/README.md",
+      .signature = kLauncherSignature,
       .cases = cases(),
       .tolerance = softmax::kTolerance,
       .hints =
@@ -69,8 +70,7 @@ PuzzleSpec blocked_softmax() {
            "BLOCK_ROWS - 1) / BLOCK_ROWS."},
       .line_budget = 60,
       .traffic_budget = "read x twice, write y once",
-      .diagnose = [](const CaseEvidence&, const std::vector<softmax::RowFacts>& facts,
-                     std::vector<Diagnosis>& out) { softmax::rows_mixed(facts, out); },
+      .diagnoses = {"rows_mixed"},
   });
 }
 

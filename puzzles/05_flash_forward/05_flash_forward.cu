@@ -45,9 +45,8 @@ __global__ void flash_fwd_kernel(const float* q, const float* k, const float* v,
   //    O += exp(s - m_new) * V                            4. o = O / l, lse = m + log(l)
 }
 
-// clang-format off
-void flash_fwd(const float* q, const float* k, const float* v, float* o, float* lse, int bh, int n_q, int n_k, int d, float scale, bool causal) {
-  // clang-format on
+void flash_fwd(const float* q, const float* k, const float* v, float* o, float* lse, int bh, int n_q, int n_k,
+               int d, float scale, bool causal) {
   // TODO: choose a grid and a block size, then launch:
   //   flash_fwd_kernel<<<grid, block>>>(q, k, v, o, lse, n_q, n_k, d, scale, causal);
 }

@@ -1,7 +1,10 @@
 // Puzzle 5: the FlashAttention forward pass, online softmax applied to attention.
 #include "families/attention_family.hpp"
-#include "families/flash_forward_diagnoses.hpp"
-#include "families/puzzles.hpp"
+
+// The launcher the stub defines: written here only (harness/core/launcher.hpp).
+PUZZLE_LAUNCHER(attention::call_forward_launcher, flash_fwd,
+                (const float* q, const float* k, const float* v, float* o, float* lse, int bh, int n_q,
+                 int n_k, int d, float scale, bool causal));
 
 namespace puzzle::puzzles {
 
@@ -14,11 +17,7 @@ PuzzleSpec flash_forward() {
       .summary =
           "Attention, softmax(scale * Q K^T) V, and its logsumexp, one tile of keys at a time, never "
           "storing the n_q x n_k matrix of scores: online softmax with a weighted sum.",
-      .file = "05_flash_forward.cu",
-      .docs = "puzzles/05_flash_forward/README.md",
-      .signature =
-          "void flash_fwd(const float* q, const float* k, const float* v, float* o, float* lse, int "
-          "bh, int n_q, int n_k, int d, float scale, bool causal)",
+      .signature = kLauncherSignature,
       .inputs = {query_buffer("q"), key_buffer("k"), key_buffer("v")},
       .outputs = {query_buffer("o"), row_buffer("lse")},
       .cases = forward_cases(),
@@ -34,11 +33,7 @@ PuzzleSpec flash_forward() {
       .flops = forward_flops,
       .make_inputs = [](const TestCase& test, uint64_t seed,
                         Buffers& inputs) { make_qkv(5, test, seed, inputs); },
-      .reference =
-          [](const Params& p, const Buffers& in, RefBuffers& out) {
-            forward(shape_of(p), in[0].data(), in[1].data(), in[2].data(), out[0].data(), out[1].data());
-          },
-      .diagnose = flash_forward_diagnoses,
+      .judge = "attention_forward",
       .hints =
           {"Each query row is an online softmax whose sum carries a vector: keep the running max m of its "
            "scores s = scale * q . k_j, the running sum l of exp(s - m) and a running row O of "

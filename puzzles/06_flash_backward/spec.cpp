@@ -2,11 +2,14 @@
 // from lse tile by tile instead of storing it.
 #include <cmath>
 
-#include "families/attention_backward_reference.hpp"
 #include "families/attention_family.hpp"
-#include "families/flash_backward_diagnoses.hpp"
-#include "families/puzzles.hpp"
 #include "rng.hpp"
+
+// The launcher the stub defines: written here only (harness/core/launcher.hpp).
+PUZZLE_LAUNCHER(attention::call_backward_launcher, flash_bwd,
+                (const float* q, const float* k, const float* v, const float* o, const float* lse,
+                 const float* dout, float* dq, float* dk, float* dv, int bh, int n_q, int n_k, int d,
+                 float scale, bool causal));
 
 namespace puzzle::puzzles {
 namespace {
@@ -72,12 +75,7 @@ PuzzleSpec flash_backward() {
       .summary =
           "dQ, dK and dV of attention from Q, K, V, O, lse and dO, recomputing each tile of P from lse "
           "instead of storing the n_q x n_k matrix.",
-      .file = "06_flash_backward.cu",
-      .docs = "puzzles/06_flash_backward/README.md",
-      .signature =
-          "void flash_bwd(const float* q, const float* k, const float* v, const float* o, const float* "
-          "lse, const float* dout, float* dq, float* dk, float* dv, int bh, int n_q, int n_k, int d, "
-          "float scale, bool causal)",
+      .signature = kLauncherSignature,
       .inputs = {query_buffer("q"), key_buffer("k"), key_buffer("v"), query_buffer("o"), row_buffer("lse"),
                  query_buffer("dout")},
       .outputs = {query_buffer("dq"), key_buffer("dk"), key_buffer("dv")},
@@ -95,12 +93,7 @@ PuzzleSpec flash_backward() {
       // of the forward's size where the forward has 2).
       .flops = [](const Params& p) { return 2.5 * forward_flops(p); },
       .make_inputs = make_inputs,
-      .reference =
-          [](const Params& p, const Buffers& in, RefBuffers& out) {
-            backward(shape_of(p), in[kQ].data(), in[kK].data(), in[kV].data(), in[kDout].data(),
-                     out[0].data(), out[1].data(), out[2].data());
-          },
-      .diagnose = flash_backward_diagnoses,
+      .judge = "attention_backward",
       .hints =
           {"Start from the math, one query row i at a time: p_j = exp(scale * q_i . k_j - lse_i) over the "
            "keys "

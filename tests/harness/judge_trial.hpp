@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "case_data.hpp"
+#include "judges.hpp"
 #include "fp32_softmax.hpp"
 #include "protocol.hpp"
 #include "registry.hpp"

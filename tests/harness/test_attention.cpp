@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "case_data.hpp"
+#include "judges.hpp"
 #include "judge_trial.hpp"
 #include "protocol.hpp"
 #include "families/attention_family.hpp"

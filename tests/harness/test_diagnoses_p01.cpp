@@ -12,7 +12,7 @@ using trial::Trial;
 
 namespace {
 
-// The puzzle's diagnose() alone, on the given output of a case.
+// The puzzle's judge's diagnoses alone (not the generic ones), on the given output of a case.
 std::vector<Diagnosis> diagnose(const Trial& t, const std::vector<float>& y) {
   const RefBuffers expected = expected_outputs(t.puzzle, t.test, t.inputs);
   const Buffers outputs = {y};
@@ -24,7 +24,7 @@ std::vector<Diagnosis> diagnose(const Trial& t, const std::vector<float>& y) {
                  .checks = {BufferCheck{.name = "y"}},
                  .record = {}};
   std::vector<Diagnosis> found;
-  t.puzzle.diagnose(e, found);
+  judge_of(t.puzzle).diagnose(e, found);
   return found;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "case_data.hpp"
+#include "judges.hpp"
 #include "fp32_attention_backward.hpp"
 #include "judge_trial.hpp"
 #include "verdict.hpp"

@@ -16,7 +16,7 @@ struct Named {
 
 // A block of 256 threads per row, three passes or online; a warp per row (blocked), online or three
 // passes: the warp's lanes have the longest sequential sums and the most online rescales the
-// tolerance allows for (softmax_family.hpp says why a single thread per long row is not among them).
+// tolerance allows for (harness/core/families/softmax_family.hpp says why a single thread per long row is not among them).
 const Named kRight[] = {
     {"three-pass, 256 threads", {.fast_exp = true, .threads = 256}},
     {"online, 256 threads", {.fast_exp = true, .threads = 256, .online = true}},

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "case_data.hpp"
+#include "judges.hpp"
 #include "registry.hpp"
 
 using namespace puzzle;

@@ -115,4 +115,25 @@ double max_scratch_bytes(const Params& p) {
   return 4.0 * static_cast<double>(s.bh * (s.n_q + s.n_k) * (s.d + 1)) * sizeof(float) + 65536;
 }
 
+namespace {
+
+int size(const LaunchArgs& args, const char* name) {
+  return static_cast<int>(args.params.at(name));
+}
+
+}  // namespace
+
+void call_forward_launcher(ForwardLauncher launcher, const LaunchArgs& args) {
+  launcher(args.in.at(0), args.in.at(1), args.in.at(2), args.out.at(0), args.out.at(1), size(args, "bh"),
+           size(args, "n_q"), size(args, "n_k"), size(args, "d"), static_cast<float>(scale_of(args.params)),
+           args.params.at("causal") != 0);
+}
+
+void call_backward_launcher(BackwardLauncher launcher, const LaunchArgs& args) {
+  launcher(args.in.at(0), args.in.at(1), args.in.at(2), args.in.at(3), args.in.at(4), args.in.at(5),
+           args.out.at(0), args.out.at(1), args.out.at(2), size(args, "bh"), size(args, "n_q"),
+           size(args, "n_k"), size(args, "d"), static_cast<float>(scale_of(args.params)),
+           args.params.at("causal") != 0);
+}
+
 }  // namespace puzzle::puzzles::attention

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "launcher.hpp"
 #include "registry.hpp"
 
 namespace puzzle::puzzles::attention {
@@ -75,5 +76,15 @@ double forward_flops(const Params& p);
 // PuzzleSpec::max_scratch_bytes and PuzzleSpec::scratch_budget.
 double max_scratch_bytes(const Params& p);
 extern const char* const kScratchBudget;
+
+// The family's launcher callers (PUZZLE_LAUNCHER): the inputs, then the outputs, in the spec's order,
+// then bh, n_q, n_k, d, scale and causal.
+using ForwardLauncher = void (*)(const float* q, const float* k, const float* v, float* o, float* lse, int bh,
+                                 int n_q, int n_k, int d, float scale, bool causal);
+using BackwardLauncher = void (*)(const float* q, const float* k, const float* v, const float* o,
+                                  const float* lse, const float* dout, float* dq, float* dk, float* dv,
+                                  int bh, int n_q, int n_k, int d, float scale, bool causal);
+void call_forward_launcher(ForwardLauncher launcher, const LaunchArgs& args);
+void call_backward_launcher(BackwardLauncher launcher, const LaunchArgs& args);
 
 }  // namespace puzzle::puzzles::attention

@@ -1,4 +1,4 @@
-// The shared parts of a softmax puzzle's spec: buffers, case builders, inputs, reference, diagnoses.
+// The shared parts of a softmax puzzle's spec: buffers, case builders, inputs, bench shapes.
 #include "families/softmax_family.hpp"
 
 #include "families/softmax_inputs.hpp"
@@ -59,15 +59,12 @@ PuzzleSpec spec(Own own) {
     return "row " + std::to_string(i / cols_of(p)) + ", col " + std::to_string(i % cols_of(p));
   };
   const int id = own.id;
-  const OwnDiagnoses diagnose = own.diagnose;
   return {
       .id = id,
       .slug = own.slug,
       .title = std::move(own.title),
       .summary = std::move(own.summary),
-      .file = std::move(own.file),
-      .docs = std::move(own.docs),
-      .signature = "void " + own.slug + "(const float* x, float* y, int rows, int cols)",
+      .signature = std::move(own.signature),
       .inputs = {{"x", elements, locate, cols_of}},
       .outputs = {{"y", elements, locate, cols_of}},
       .cases = std::move(own.cases),
@@ -79,9 +76,8 @@ PuzzleSpec spec(Own own) {
       .flops = {},
       .make_inputs = [id](const TestCase& test, uint64_t seed,
                           Buffers& inputs) { make_inputs(id, test, seed, inputs); },
-      .reference = reference,
-      .diagnose = [diagnose](const CaseEvidence& e,
-                             std::vector<Diagnosis>& out) { family_diagnoses(e, diagnose, out); },
+      .judge = "softmax",
+      .diagnoses = std::move(own.diagnoses),
       .hints = std::move(own.hints),
       .line_budget = own.line_budget,
       .traffic_budget = std::move(own.traffic_budget),

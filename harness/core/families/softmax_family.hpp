@@ -1,6 +1,7 @@
-// What every softmax puzzle (1-4) shares: the launcher's buffers (x, y of rows x cols), the input kinds,
-// the double-precision reference and the diagnoses of a wrong row. Each puzzle keeps its own id, names,
-// cases, hints, budgets and the diagnoses only its algorithm can show.
+// What every softmax puzzle (1-4) shares: the launcher's buffers (x, y of rows x cols) and its caller,
+// the input kinds, the case builders. Each puzzle keeps its own id, names, cases, hints, budgets and the
+// names of the diagnoses only its algorithm can show (their code, the reference's and the family's
+// diagnoses are the judge's: harness/judge/families/softmax_diagnoses.hpp).
 #pragma once
 #include <array>
 #include <cmath>
@@ -8,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "launcher.hpp"
 #include "registry.hpp"
-#include "verdict.hpp"
 
 namespace puzzle::puzzles::softmax {
 
@@ -53,54 +54,28 @@ std::vector<TestCase> long_rows();
 // Puzzles 2 and 3: long_rows() with the tiny, named and bandwidth cases.
 std::vector<TestCase> long_row_cases();
 
-// What one row of the output shows, next to its input and the reference.
-struct RowFacts {
-  int64_t wrong = 0, nan = 0, inf = 0, unwritten = 0;
-  int64_t significant = 0, significant_wrong = 0;  // elements whose answer is above atol
-  bool all_zero = true;
-  double sum = 0, max_out = -INFINITY;  // over the written, finite outputs
-  float max_in = -INFINITY;
-  bool has_neg_inf = false;
-  // y / expected over the clearly checkable elements, when every one of them is written and finite.
-  double low_ratio = INFINITY, high_ratio = -INFINITY;
-  double ref_max = 0;  // the row's max input and sum of exp(x - max), in double (rows_mixed needs them)
-  double ref_sum = 0;
-
-  bool finite_and_written() const { return nan + inf + unwritten == 0; }
-  // The whole row is the right answer times one factor != 1 (a wrong normalizer).
-  bool uniformly_scaled() const;
-  double factor() const { return (low_ratio + high_ratio) / 2; }
-};
-
-std::vector<RowFacts> row_facts(const CaseEvidence& e);
-
-// The diagnoses a puzzle adds on top of the family's.
-using OwnDiagnoses = void (*)(const CaseEvidence&, const std::vector<RowFacts>&, std::vector<Diagnosis>&);
-
-// Puzzle 2-3: each tile of a row normalized on its own, so a row sums to its number of tiles.
-void tiles_normalized_separately(const std::vector<RowFacts>& facts, std::vector<Diagnosis>& out);
-// Puzzle 3: the running sum not rescaled when the running max grew.
-void online_missing_rescale(const std::vector<RowFacts>& facts, std::vector<Diagnosis>& out);
-// Puzzle 4: the max or sum of one row used for a neighbouring row.
-void rows_mixed(const std::vector<RowFacts>& facts, std::vector<Diagnosis>& out);
-
-// The family's diagnoses of a failed case, then the puzzle's own.
-void family_diagnoses(const CaseEvidence& e, OwnDiagnoses own, std::vector<Diagnosis>& out);
-
 // The parts of a softmax puzzle's spec that differ between puzzles.
 struct Own {
   int id;
-  std::string slug, title, summary, file, docs;
+  std::string slug, title, summary;
+  std::string signature;  // kLauncherSignature: void SLUG(const float* x, float* y, int rows, int cols)
   std::vector<TestCase> cases;
   int64_t widest_row = kMaxCols;  // the longest row the puzzle asks for: bench shapes stop there
   Tolerance tolerance;
   std::array<std::string, 3> hints;
   int line_budget;
   std::string traffic_budget;
-  OwnDiagnoses diagnose = nullptr;
+  std::vector<std::string> diagnoses;  // PuzzleSpec::diagnoses: the extras of judge "softmax"
 };
 
-// The spec of a softmax puzzle: `void SLUG(const float* x, float* y, int rows, int cols)`.
+// The spec of a softmax puzzle, judged by the family's judge "softmax".
 PuzzleSpec spec(Own own);
+
+// The family's launcher caller (PUZZLE_LAUNCHER): x, y, rows, cols.
+inline void call_launcher(void (*launcher)(const float* x, float* y, int rows, int cols),
+                          const LaunchArgs& args) {
+  launcher(args.in.at(0), args.out.at(0), static_cast<int>(args.params.at("rows")),
+           static_cast<int>(args.params.at("cols")));
+}
 
 }  // namespace puzzle::puzzles::softmax

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "families/softmax_family.hpp"
-#include "reference.hpp"
 #include "rng.hpp"
 
 namespace puzzle::puzzles::softmax {
@@ -144,12 +143,6 @@ void make_inputs(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& in
   if (test.input_kind == "neg_inf") return neg_inf_rows(rng, x, rows, cols);
   if (test.input_kind == "neg_inf_tiles") return neg_inf_tile_rows(rng, x, rows, cols);
   throw std::invalid_argument("softmax: unknown input kind " + test.input_kind);
-}
-
-void reference(const Params& p, const Buffers& inputs, RefBuffers& outputs) {
-  const int64_t rows = rows_of(p), cols = cols_of(p);
-  for (int64_t r = 0; r < rows; ++r)
-    reference::softmax_row(&inputs[0][r * cols], cols, &outputs[0][r * cols]);
 }
 
 }  // namespace puzzle::puzzles::softmax

@@ -1,12 +1,17 @@
 // The diagnoses of a wrong softmax row, shared by puzzles 1-4, and the ones only some algorithms show.
+#include "families/softmax_diagnoses.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <stdexcept>
 
 #include "compare.hpp"
+#include "families/softmax_family.hpp"
 #include "format.hpp"
 #include "pattern.hpp"
-#include "families/softmax_family.hpp"
+#include "reference.hpp"
 
 namespace puzzle::puzzles::softmax {
 
@@ -300,7 +305,8 @@ void rows_mixed(const std::vector<RowFacts>& facts, std::vector<Diagnosis>& out)
                          "the width argument to every __shfl_*_sync so that lanes stay within their row"});
 }
 
-void family_diagnoses(const CaseEvidence& e, OwnDiagnoses own, std::vector<Diagnosis>& out) {
+void family_diagnoses(const CaseEvidence& e, const std::vector<ExtraDiagnosis>& extras,
+                      std::vector<Diagnosis>& out) {
   if (!e.checks[0].available) return;
   const std::vector<RowFacts> facts = row_facts(e);
   rows_not_written(e, out);
@@ -310,7 +316,30 @@ void family_diagnoses(const CaseEvidence& e, OwnDiagnoses own, std::vector<Diagn
   row_sums(facts, out);
   row_scaled(facts, out);
   tail_columns(e, out);
-  if (own != nullptr) own(e, facts, out);
+  for (const ExtraDiagnosis extra : extras) extra(facts, out);
+}
+
+void reference(const Params& p, const Buffers& inputs, RefBuffers& outputs) {
+  const int64_t rows = rows_of(p), cols = cols_of(p);
+  for (int64_t r = 0; r < rows; ++r)
+    reference::softmax_row(&inputs[0][r * cols], cols, &outputs[0][r * cols]);
+}
+
+Judge judge(const std::vector<std::string>& extra_diagnoses) {
+  static const std::map<std::string, ExtraDiagnosis> kExtras = {
+      {"tiles_normalized_separately", tiles_normalized_separately},
+      {"online_missing_rescale", online_missing_rescale},
+      {"rows_mixed", rows_mixed},
+  };
+  std::vector<ExtraDiagnosis> extras;
+  for (const std::string& name : extra_diagnoses) {
+    const auto it = kExtras.find(name);
+    if (it == kExtras.end()) throw std::logic_error("the softmax judge has no diagnosis \"" + name + "\"");
+    extras.push_back(it->second);
+  }
+  return {.reference = reference, .diagnose = [extras](const CaseEvidence& e, std::vector<Diagnosis>& out) {
+            family_diagnoses(e, extras, out);
+          }};
 }
 
 }  // namespace puzzle::puzzles::softmax

@@ -1,9 +1,9 @@
 #include "check_pipeline.hpp"
 #include "child_build.hpp"
 #include "commands.hpp"
-#include "console_report.hpp"
+#include "check_console.hpp"
 #include "errors.hpp"
-#include "json_report.hpp"
+#include "check_json.hpp"
 #include "progress_store.hpp"
 #include "sanitize_check.hpp"
 

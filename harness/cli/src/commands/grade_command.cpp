@@ -5,7 +5,7 @@
 #include "errors.hpp"
 #include "grade_console.hpp"
 #include "grade_pipeline.hpp"
-#include "grade_reports.hpp"
+#include "grade_files.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -1,6 +1,6 @@
 #include "grade_json.hpp"
 
-#include "json_report.hpp"
+#include "check_json.hpp"
 
 namespace puzzle::cli {
 

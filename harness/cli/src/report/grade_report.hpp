@@ -1,5 +1,5 @@
 // Everything `puzzle grade` found out: one result, rendered as our JSON, Gradescope's results.json and
-// JUnit XML (grade_json.hpp, gradescope_report.hpp, junit_report.hpp).
+// JUnit XML (grade_json.hpp, grade_gradescope.hpp, grade_junit.hpp).
 #pragma once
 #include <filesystem>
 #include <optional>

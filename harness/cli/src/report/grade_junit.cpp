@@ -1,4 +1,4 @@
-#include "junit_report.hpp"
+#include "grade_junit.hpp"
 
 #include <sstream>
 

@@ -1,4 +1,4 @@
-#include "json_report.hpp"
+#include "check_json.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "grade_reports.hpp"
+#include "grade_files.hpp"
 
 #include "file_io.hpp"
 #include "grade_json.hpp"
-#include "gradescope_report.hpp"
-#include "json_report.hpp"
-#include "junit_report.hpp"
+#include "grade_gradescope.hpp"
+#include "check_json.hpp"
+#include "grade_junit.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "console_report.hpp"
+#include "check_console.hpp"
 #include "report_fixture.hpp"
 
 using namespace puzzle::cli;

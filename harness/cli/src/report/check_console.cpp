@@ -1,4 +1,4 @@
-#include "console_report.hpp"
+#include "check_console.hpp"
 
 #include <algorithm>
 #include <cmath>

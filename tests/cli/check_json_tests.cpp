@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "file_io.hpp"
-#include "json_report.hpp"
+#include "check_json.hpp"
 #include "report_fixture.hpp"
 #include "temp_dir.hpp"
 

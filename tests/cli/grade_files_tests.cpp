@@ -9,9 +9,9 @@
 #include "file_io.hpp"
 #include "grade_fixture.hpp"
 #include "grade_json.hpp"
-#include "grade_reports.hpp"
-#include "gradescope_report.hpp"
-#include "junit_report.hpp"
+#include "grade_files.hpp"
+#include "grade_gradescope.hpp"
+#include "grade_junit.hpp"
 #include "temp_dir.hpp"
 
 using namespace puzzle::cli;
@@ -26,7 +26,7 @@ size_t occurrences(const std::string& text, const std::string& what) {
 }
 
 // Whether text is UTF-8 of XML 1.0 characters only, by decoding each code point (independent of the
-// table-driven check in junit_report.cpp).
+// table-driven check in grade_junit.cpp).
 bool is_xml_text(const std::string& text) {
   for (size_t i = 0; i < text.size();) {
     const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };

@@ -1,4 +1,4 @@
-#include "gradescope_report.hpp"
+#include "grade_gradescope.hpp"
 
 #include <cmath>
 

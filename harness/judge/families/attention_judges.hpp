@@ -1,0 +1,15 @@
+// The attention family's judges: "attention_forward" (o and lse from q, k, v: puzzle 5) and
+// "attention_backward" (dq, dk, dv from q, k, v, o, lse, dout: puzzle 6), each its float64 reference
+// with its diagnoses. Neither takes extra diagnoses.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "judges.hpp"
+
+namespace puzzle::puzzles::attention {
+
+Judge forward_judge(const std::vector<std::string>& extra_diagnoses);
+Judge backward_judge(const std::vector<std::string>& extra_diagnoses);
+
+}  // namespace puzzle::puzzles::attention
