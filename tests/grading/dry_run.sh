@@ -32,14 +32,12 @@ put() { # put ID FILE [SUBDIR]: FILE as puzzle ID's file of the submission, with
   cp "$2" "$staging/${3:-}/$(puzzle_file "$1")"
   for header in "$(dirname "$2")"/*.cuh; do cp "$header" "$staging/${3:-}/"; done
 }
-put_kernel() { # put_kernel ID FILE: a test kernel, in tests/kernels/pNN/ beside the headers it includes
-  # (../p01/..., and the solutions' headers in ../../../puzzles/NN_slug/solutions/)
-  for header in "$root"/tests/kernels/p*/*.cuh "$root"/puzzles/*/solutions/*.cuh; do
-    local relative="${header#"$root"/}"
-    mkdir -p "$staging/$(dirname "$relative")"
-    cp "$header" "$staging/$relative"
+put_kernel() { # put_kernel ID FILE: a test kernel, in kernels/pNN/ beside the headers it includes (../p01/...)
+  for header in "$root"/tests/kernels/p*/*.cuh; do
+    mkdir -p "$staging/kernels/$(basename "$(dirname "$header")")"
+    cp "$header" "$staging/kernels/$(basename "$(dirname "$header")")/"
   done
-  put "$1" "$2" "tests/kernels/$(basename "$(dirname "$2")")"
+  put "$1" "$2" "kernels/$(basename "$(dirname "$2")")"
 }
 solution() { # the clear solution: it stands alone, as a submitted file must
   local file
