@@ -10,8 +10,8 @@ namespace puzzle::cli {
 namespace {
 
 constexpr const char* kCaseTimeoutHelp =
-    "Seconds per case (default: 10 on a GPU; on the simulator a few seconds of CPU time, more for larger "
-    "cases, 60 s at most)";
+    "Seconds per case (default: 10 on a GPU; on the simulator a hang is stopped after a few seconds of "
+    "CPU time, more for larger cases)";
 
 constexpr const char* kExitCodes =
     "Exit codes:\n"

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "file_io.hpp"
 
@@ -138,17 +139,25 @@ void ConcurrentJudge::judge_all() {
   try {
     for (int index : cases_) {
       const auto start = Clock::now();
-      const CaseExpectation expectation = expect_case(puzzle_, puzzle_.cases.at(index), seed_);
+      bool needs_expectation;  // not for a case already known to have crashed, timed out or not run
+      {
+        std::lock_guard lock(mutex_);
+        const auto known = runs_.find(index);
+        needs_expectation = known == runs_.end() || known->second.outcome == RunOutcome::done;
+      }
+      std::optional<CaseExpectation> expectation;
+      if (needs_expectation) expectation = expect_case(puzzle_, puzzle_.cases.at(index), seed_);
       const auto expected = Clock::now();
       CaseRun run;
       {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return runs_.contains(index) || child_ended_; });
-        if (!runs_.contains(index)) return;  // the child ended without a word on it: finish() has them all
+        if (!runs_.contains(index)) return;  // only when finish() was never reached (run_child threw)
         run = runs_.at(index);
       }
       const auto ran = Clock::now();
-      CaseReport report = judge_run(puzzle_, index, seed_, run, work_dir_, &expectation);
+      CaseReport report =
+          judge_run(puzzle_, index, seed_, run, work_dir_, expectation ? &*expectation : nullptr);
       if (print_timing_) {
         std::fprintf(
             stderr,

@@ -1,5 +1,6 @@
 #include "child_runner.hpp"
 
+#include <algorithm>
 #include <thread>
 
 #include "file_io.hpp"
@@ -16,11 +17,13 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kWatchInterval = std::chrono::milliseconds(20);
 constexpr size_t kOutputHead = 256 * 1024, kOutputTail = 64 * 1024;  // of each process's stdout / stderr
 constexpr auto kTermGrace = std::chrono::seconds(1);  // time to print "[sim] timeout: ..." before SIGKILL
+constexpr int kWallPerCpuBudget = 10;
 
 // One child process over the cases still pending.
 struct Process {
   std::optional<ExitStatus> status;                           // empty after a timeout
   std::optional<std::chrono::milliseconds> cpu_budget_spent;  // the budget of the case it stopped
+  std::chrono::milliseconds wall_limit{0};                    // the wall-clock limit it stopped at
   bool past_deadline = false;                                 // stopped because request.deadline passed
   int in_flight = -1;                                         // started, not done, when it ended
   bool progressed = false;                                    // started or finished at least one case
@@ -126,13 +129,18 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         p.status = exited;
         break;
       }
-      if (const auto budget = request.case_cpu_budgets.find(p.in_flight);
-          budget != request.case_cpu_budgets.end() && child.cpu_time() - cpu_at_last_event > budget->second) {
+      const auto budget = request.case_cpu_budgets.find(p.in_flight);
+      const bool budgeted = budget != request.case_cpu_budgets.end();
+      if (budgeted && child.cpu_time() - cpu_at_last_event > budget->second) {
         p.cpu_budget_spent = budget->second;
         child.stop(kTermGrace);
         break;
       }
-      if (Clock::now() - last_event > request.case_timeout) {
+      // With a CPU budget, the wall clock only catches a child that waits without spinning: a machine
+      // many times oversubscribed must not stop a case that keeps to its budget.
+      p.wall_limit = budgeted ? std::max(request.case_timeout, budget->second * kWallPerCpuBudget)
+                              : request.case_timeout;
+      if (Clock::now() - last_event > p.wall_limit) {
         child.stop(kTermGrace);
         break;
       }
@@ -195,7 +203,7 @@ ChildRuns run_child(const ChildRunRequest& request) {
                               format_seconds(std::chrono::duration<double>(*p.cpu_budget_spent).count()) +
                               " of CPU time without finishing (this case's limit) and was stopped"
                         : "timed out after " +
-                              format_seconds(std::chrono::duration<double>(request.case_timeout).count()) +
+                              format_seconds(std::chrono::duration<double>(p.wall_limit).count()) +
                               " and was stopped";
       if (auto sim = find_sim_message(p.stderr_text, "timeout"))  // with the line where it is stuck
         run.notes.push_back("simulator: " + locate_crash(*sim, request.child));

@@ -35,8 +35,9 @@ struct ChildRunRequest {
   std::filesystem::path work_dir;  // job.json, progress.jsonl and the outputs go here
   protocol::Job job;               // job.cases: every case to run, in order
   std::chrono::milliseconds case_timeout{10000};
-  // By case index: the CPU time its run may take before it counts as hung, well before case_timeout's
-  // wall clock, and whatever the machine's load (a hang on the simulator spins). Cases not here: none.
+  // By case index: the CPU time its run may take before it counts as hung, whatever the machine's load (a
+  // hang on the simulator spins). Such a case's wall-clock limit is the larger of case_timeout and ten
+  // times its budget. Cases not here: no budget.
   std::map<int, std::chrono::milliseconds> case_cpu_budgets;
   std::vector<std::string> launcher;  // the child runs through this program (compute-sanitizer ...)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // for all the cases: stop the child then
