@@ -1,9 +1,10 @@
-// The GPU child. The CLI links it with `-Xlinker --wrap=NAME` for every NAME in device_work_wraps.hpp, so
-// that each such call of the learner's code lands in __wrap_NAME below, which (a) counts the bytes the
-// launcher holds at its peak (cudaMalloc, cudaFree), (b) counts kernel launches and notes the streams they
-// went to, and (c) refuses the copies that would let host code compute the outputs: host data into an
-// output (directly or through a scratch buffer) and an input (or a device copy of one) to the host. The
-// runner's own memory and copies go straight to __real_*. docs/grading.md says what this covers.
+// The GPU child. The CLI links it with `-Xlinker --wrap=NAME` for every NAME of kWrapped
+// (build_commands.cpp), so that each such call of the learner's code lands in __wrap_NAME below, which (a)
+// counts the bytes the launcher holds at its peak (cudaMalloc, cudaFree), (b) counts kernel launches and
+// notes the streams they went to, and (c) refuses the copies that would let host code compute the outputs:
+// host data into an output (directly or through a scratch buffer) and an input (or a device copy of one) to
+// the host. The runner's own memory and copies go straight to __real_*. docs/grading.md says what this
+// covers.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -38,6 +39,7 @@ cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const v
 cudaError_t __real_cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
                                                size_t shared, cudaStream_t stream);
 cudaError_t __real_cudaGraphLaunch(cudaGraphExec_t graph, cudaStream_t stream);
+cudaError_t __real_cudaStreamDestroy(cudaStream_t stream);
 #if CUDART_VERSION >= 13000  // `kernel<<<...>>>` calls these since CUDA 13, cudaLaunchKernel before
 cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                       cudaStream_t stream);
@@ -80,6 +82,10 @@ class DeviceWork {
     record.scratch_bytes = peak_;
     record.kernel_launches = launches_;
     for (std::string& why : std::exchange(refused_, {})) record.refused.push_back(std::move(why));
+  }
+  void stream_destroyed(cudaStream_t stream) {  // its handle may not be queried any more
+    std::lock_guard lock(mutex_);
+    streams_.erase(stream);
   }
   std::set<cudaStream_t> take_streams() {
     std::lock_guard lock(mutex_);
@@ -321,6 +327,11 @@ cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3
                                                size_t shared, cudaStream_t stream) {
   device_work().launched(stream);
   return __real_cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
+}
+
+cudaError_t __wrap_cudaStreamDestroy(cudaStream_t stream) {
+  device_work().stream_destroyed(stream);
+  return __real_cudaStreamDestroy(stream);
 }
 
 cudaError_t __wrap_cudaGraphLaunch(cudaGraphExec_t graph, cudaStream_t stream) {

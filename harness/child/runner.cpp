@@ -146,7 +146,9 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
     }
   }
 #ifndef PUZZLE_SIM
-  if (alive && error == cudaSuccess && (sweep || (job.mode == "bench" && test.perf))) {
+  // A refused launcher's speed means nothing (and a stream it leaves running would stretch every rep).
+  if (alive && error == cudaSuccess && record.refused.empty() &&
+      (sweep || (job.mode == "bench" && test.perf))) {
     alive = time_case(job, args, inputs, outputs, record);
   }
 #endif

@@ -83,7 +83,8 @@ TEST_CASE("a right kernel passes every simulator case, with a clean report") {
   CHECK(run.exit_code == 0);
   CHECK(run.out.empty());
   CHECK(run.err.empty());
-  REQUIRE(run.lines.size() == 3 * job.cases.size());  // start, launch (inputs ready), done
+  REQUIRE(run.lines.size() == 3 * job.cases.size() + 1);  // start, launch (inputs ready), done; then end
+  CHECK(run.lines.back()["event"] == "end");
   for (size_t i = 0; i < job.cases.size(); ++i) {
     CHECK(run.lines[3 * i]["event"] == "start");
     CHECK(run.lines[3 * i + 1]["event"] == "launch");

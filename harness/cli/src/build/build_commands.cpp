@@ -89,6 +89,7 @@ CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::
       "cudaLaunchKernelExC",
       "cudaLaunchCooperativeKernel",
       "cudaGraphLaunch",
+      "cudaStreamDestroy",
       "__cudaLaunchKernel",
       "__cudaLaunchKernel_ptsz"};  // what `kernel<<<...>>>` calls since CUDA 13
   cmd.insert(cmd.end(), {"-cudart", "static"});
