@@ -1,6 +1,7 @@
 #include "memory_banks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@ namespace sim::memory {
 namespace {
 
 constexpr unsigned kBanks = 32;
+constexpr unsigned kMaxWarps = 32;
 
 struct Site {  // one instruction: its PC, or the source location of a modelled asm statement
   uintptr_t pc = 0;
@@ -27,31 +29,19 @@ struct SiteHash {
   }
 };
 
-struct GroupKey {
-  Site site;
-  unsigned warp = 0;
-  uint32_t instance = 0;
-  bool operator==(const GroupKey&) const = default;
-};
-struct GroupHash {
-  size_t operator()(const GroupKey& k) const {
-    return SiteHash()(k.site) ^ (k.warp * 0x9E3779B9u) ^ (uint64_t{k.instance} << 32);
-  }
-};
-
-struct LaneSite {
-  Site site;
-  unsigned thread = 0;
-  bool operator==(const LaneSite&) const = default;
-};
-struct LaneSiteHash {
-  size_t operator()(const LaneSite& k) const { return SiteHash()(k.site) ^ (k.thread * 0x85EBCA6Bu); }
-};
-
+// One execution of an instruction by a warp: the lanes that have joined it so far.
 struct Group {
   uint32_t lanes = 0;
   unsigned bytes = 0;
-  uint64_t addresses[32];
+  bool counted = false;
+  uint32_t offsets[32];  // shared-memory offsets (the arena is 4 MiB)
+};
+
+// An instruction's executions by one warp since the last __syncthreads(): every lane passes each
+// barrier, so counting instances from there keeps the lanes' k-th executions together.
+struct WarpSite {
+  uint32_t next[32] = {};  // the instance each lane executes next
+  std::vector<Group> groups;
 };
 
 struct Totals {
@@ -69,22 +59,52 @@ struct LaneAccess {
 
 // The running block's accesses on this host thread.
 struct BlockBanks {
-  std::vector<LaneAccess> held = std::vector<LaneAccess>(1024);   // per thread of the block
-  std::unordered_map<LaneSite, uint32_t, LaneSiteHash> executed;  // instances so far, per lane and site
-  std::unordered_map<GroupKey, Group, GroupHash> open;
-  std::unordered_map<Site, Totals, SiteHash> totals;
+  std::vector<LaneAccess> held = std::vector<LaneAccess>(1024);  // per thread of the block
+  std::unordered_map<Site, unsigned, SiteHash> site_ids;
+  std::vector<Site> sites;                                  // by id
+  std::vector<Totals> totals;                               // by id
+  std::array<std::vector<WarpSite>, kMaxWarps> warp_sites;  // [warp][site id]
+  // Recent lookups by PC bits: a kernel's few shared-memory instructions mostly hit here.
+  struct Recent {
+    Site site;
+    unsigned id = ~0u;
+  };
+  std::array<Recent, 64> recent;
 };
-thread_local BlockBanks block_banks;
+// A pointer, not the object: a thread_local with a constructor costs a call on every access.
+constinit thread_local BlockBanks* this_thread_banks = nullptr;
+
+inline BlockBanks& block_banks() {
+  if (!this_thread_banks) this_thread_banks = new BlockBanks;  // lives as long as the host thread's pool
+  return *this_thread_banks;
+}
 
 std::mutex all_mutex;
 std::unordered_map<Site, Totals, SiteHash> all_totals;
 
-void count(BlockBanks& banks, const Site& site, const Group& group) {
-  const Wavefronts w = count_wavefronts(group.addresses, group.lanes, group.bytes);
-  Totals& t = banks.totals[site];
+unsigned site_id(BlockBanks& banks, const Site& site) {
+  BlockBanks::Recent& recent =
+      banks.recent[(site.pc >> 1 ^ static_cast<uintptr_t>(site.line)) % banks.recent.size()];
+  if (recent.id != ~0u && recent.site == site) return recent.id;
+  auto [it, fresh] = banks.site_ids.try_emplace(site, static_cast<unsigned>(banks.sites.size()));
+  if (fresh) {
+    banks.sites.push_back(site);
+    banks.totals.emplace_back();
+  }
+  recent = {site, it->second};
+  return it->second;
+}
+
+void count(BlockBanks& banks, unsigned id, Group& group) {
+  uint64_t addresses[32];
+  for (uint32_t l = group.lanes; l != 0; l &= l - 1)
+    addresses[std::countr_zero(l)] = group.offsets[std::countr_zero(l)];
+  const Wavefronts w = count_wavefronts(addresses, group.lanes, group.bytes);
+  Totals& t = banks.totals[id];
   ++t.instructions;
   t.wavefronts += w.needed;
   t.ideal += w.ideal;
+  group.counted = true;
 }
 
 uint32_t existing_lanes(const ThreadState& thread) {
@@ -92,6 +112,21 @@ uint32_t existing_lanes(const ThreadState& thread) {
   const unsigned threads = d.x * d.y * d.z, first = thread.warp * 32;
   const unsigned lanes = std::min(32u, threads - first);
   return lanes == 32 ? ~0u : (1u << lanes) - 1;
+}
+
+void add_to_group(BlockBanks& banks, const LaneAccess& access) {
+  const ThreadState& thread = *access.thread;
+  const unsigned id = site_id(banks, access.site);
+  std::vector<WarpSite>& of_warp = banks.warp_sites[thread.warp % kMaxWarps];
+  if (of_warp.size() <= id) of_warp.resize(id + 1);
+  WarpSite& ws = of_warp[id];
+  const uint32_t instance = ws.next[thread.lane]++;
+  if (ws.groups.size() <= instance) ws.groups.resize(instance + 1);
+  Group& group = ws.groups[instance];
+  group.bytes = access.bytes;
+  group.offsets[thread.lane] = static_cast<uint32_t>(access.address);
+  group.lanes |= 1u << thread.lane;
+  if (group.lanes == existing_lanes(thread)) count(banks, id, group);
 }
 
 }  // namespace
@@ -104,40 +139,23 @@ Wavefronts count_wavefronts(const uint64_t* addresses, uint32_t lanes, unsigned 
     const uint32_t active = lanes & phase_mask;
     if (active == 0) continue;
     ++w.ideal;
-    // Distinct words, then how many fall in each bank (a small array: this runs on a fiber's stack).
-    uint64_t words[32 * 4];
-    unsigned n = 0;
+    // Distinct words per bank: a word joins its bank's list unless it is there already (a broadcast).
+    uint64_t words[kBanks][32];
+    unsigned per_bank[kBanks] = {}, most = 0;
     for (uint32_t a = active; a != 0; a &= a - 1) {
       const uint64_t address = addresses[std::countr_zero(a)];
-      for (uint64_t word = address / 4; word <= (address + std::max(bytes, 1u) - 1) / 4; ++word)
-        words[n++] = word;
+      for (uint64_t word = address / 4; word <= (address + std::max(bytes, 1u) - 1) / 4; ++word) {
+        const unsigned bank = word % kBanks;
+        if (std::find(words[bank], words[bank] + per_bank[bank], word) != words[bank] + per_bank[bank])
+          continue;
+        if (per_bank[bank] < 32) words[bank][per_bank[bank]++] = word;
+        most = std::max(most, per_bank[bank]);
+      }
     }
-    std::sort(words, words + n);
-    n = static_cast<unsigned>(std::unique(words, words + n) - words);
-    unsigned per_bank[kBanks] = {}, most = 0;
-    for (unsigned i = 0; i < n; ++i) most = std::max(most, ++per_bank[words[i] % kBanks]);
     w.needed += most;
   }
   return w;
 }
-
-namespace {
-
-void add_to_group(BlockBanks& banks, const LaneAccess& access) {
-  const ThreadState& thread = *access.thread;
-  const uint32_t instance = banks.executed[LaneSite{access.site, thread.linear}]++;
-  const GroupKey key{access.site, thread.warp, instance};
-  Group& group = banks.open[key];
-  group.bytes = access.bytes;
-  group.addresses[thread.lane] = access.address;
-  group.lanes |= 1u << thread.lane;
-  if (group.lanes == existing_lanes(thread)) {
-    count(banks, access.site, group);
-    banks.open.erase(key);
-  }
-}
-
-}  // namespace
 
 // The host compiler splits a float4 or float2 access into scalar ones where nvcc emits one 128- or
 // 64-bit instruction, and those cost different wavefronts. So a lane's accesses that continue one
@@ -145,7 +163,7 @@ void add_to_group(BlockBanks& banks, const LaneAccess& access) {
 // as a vectorizing compiler would make them.
 void record_bank_access(const ThreadState& thread, uintptr_t address, size_t bytes, bool write,
                         const Where& where) {
-  BlockBanks& banks = block_banks;
+  BlockBanks& banks = block_banks();
   LaneAccess& held = banks.held[thread.linear];
   const auto size = static_cast<unsigned>(std::min<size_t>(bytes, 16));
   if (held.thread && held.write == write && held.address + held.bytes == address && held.address % 8 == 0 &&
@@ -159,28 +177,39 @@ void record_bank_access(const ThreadState& thread, uintptr_t address, size_t byt
 }
 
 void settle_bank_groups() {
-  BlockBanks& banks = block_banks;
+  BlockBanks& banks = block_banks();
   for (LaneAccess& held : banks.held) {
     if (held.thread) add_to_group(banks, held);
     held.thread = nullptr;
   }
-  for (const auto& [key, group] : banks.open) count(banks, key.site, group);
-  banks.open.clear();
+  for (std::vector<WarpSite>& of_warp : banks.warp_sites) {
+    for (unsigned id = 0; id < of_warp.size(); ++id) {
+      WarpSite& ws = of_warp[id];
+      for (Group& group : ws.groups)
+        if (!group.counted && group.lanes != 0) count(banks, id, group);
+      ws.groups.clear();
+      std::fill(std::begin(ws.next), std::end(ws.next), 0);
+    }
+  }
 }
 
 void end_block_banks() {
   settle_bank_groups();
-  BlockBanks& banks = block_banks;
-  banks.executed.clear();
-  if (banks.totals.empty()) return;
-  std::lock_guard lock(all_mutex);
-  for (const auto& [site, t] : banks.totals) {
-    Totals& all = all_totals[site];
-    all.instructions += t.instructions;
-    all.wavefronts += t.wavefronts;
-    all.ideal += t.ideal;
+  BlockBanks& banks = block_banks();
+  if (!banks.sites.empty()) {
+    std::lock_guard lock(all_mutex);
+    for (size_t id = 0; id < banks.sites.size(); ++id) {
+      Totals& all = all_totals[banks.sites[id]];
+      all.instructions += banks.totals[id].instructions;
+      all.wavefronts += banks.totals[id].wavefronts;
+      all.ideal += banks.totals[id].ideal;
+    }
   }
+  banks.site_ids.clear();
+  banks.sites.clear();
   banks.totals.clear();
+  banks.recent.fill({});
+  for (std::vector<WarpSite>& of_warp : banks.warp_sites) of_warp.clear();
 }
 
 void reset_bank_counts() {

@@ -1,9 +1,9 @@
 // Shared-memory bank conflicts, measured: the wavefronts each warp-wide shared-memory instruction
 // needs (32 banks of 4 bytes). The lanes of a warp run as separate fibers, so the accesses of one
 // instruction arrive one lane at a time: they are grouped by (warp, instruction, dynamic instance), the
-// instance being how many times this lane has executed this instruction before in the block. A group is
-// counted once every lane of the warp has joined it, and at the next __syncthreads() or the block's end
-// otherwise (lanes that branched around it).
+// instance being how many times this lane has executed this instruction since the last __syncthreads()
+// (which every lane passes). A group is counted once every lane of the warp has joined it, and at the
+// next __syncthreads() or the block's end otherwise (lanes that branched around it).
 #pragma once
 #include <cstddef>
 #include <cstdint>
