@@ -6,7 +6,7 @@
 #include "commands.hpp"
 #include "errors.hpp"
 #include "file_io.hpp"
-#include "json_report.hpp"
+#include "check_json.hpp"
 #include "report_fixture.hpp"
 #include "sanitize_check.hpp"
 #include "sanitizer_output.hpp"
