@@ -93,10 +93,7 @@ TEST_CASE("float16: every __half and __nv_bfloat16 widens to float exactly") {
       const float expected = static_cast<float>(std::bit_cast<_Float16>(static_cast<uint16_t>(h)));
       CHECK(bits_of(half) == bits_of(expected));
     }
-    if (is_nan16(static_cast<uint16_t>(h), 7))
-      CHECK(bits_of(bf) == 0x7FFFFFFFu);
-    else
-      CHECK(bits_of(bf) == h << 16);
+    CHECK(bits_of(bf) == h << 16);  // NaNs too: the GPU moves the bits
   }
 }
 

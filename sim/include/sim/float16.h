@@ -231,8 +231,10 @@ inline __nv_bfloat16 __double2bfloat16(double d) {
 inline float __half2float(__half h) {
   return static_cast<float>(h.exact());
 }
+// A bfloat16 is the top half of a float: widening moves the bits, NaN payloads included (H100: a NaN's
+// bits come back unchanged, tests/gpu/mma_bits.cu).
 inline float __bfloat162float(__nv_bfloat16 h) {
-  return static_cast<float>(h.exact());
+  return std::bit_cast<float>(static_cast<uint32_t>(h.__x) << 16);
 }
 inline __half __int2half_rn(int i) {
   return ::sim::f16::round_to<__half>(i);
