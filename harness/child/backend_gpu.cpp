@@ -68,6 +68,9 @@ class DeviceWork {
     std::lock_guard lock(mutex_);
     active_ = true;
     live_ = peak_ = 0;
+    // A buffer an earlier call allocated and this one frees is not this call's scratch: without the reset
+    // its free would take live_ below zero (a cuBLAS baseline that grows its buffers read 18446744 TB).
+    scratch_sizes_.clear();
     launches_ = 0;
     streams_.clear();
     // refused_ is not cleared: a copy refused between two calls (a thread the launcher left behind)
