@@ -160,8 +160,10 @@ TEST_CASE("SIGTERM says what each host thread was running, then exits with 124")
   CHECK(WIFEXITED(outcome.status));
   CHECK(WEXITSTATUS(outcome.status) == 124);
   CAPTURE(outcome.stderr_text);
-  CHECK(line_with(outcome.stderr_text, "[sim] timeout:") ==
-        "[sim] timeout: kernel spin still running; block (0,0,0) thread (0,0,0) was executing");
+  const std::string line = line_with(outcome.stderr_text, "[sim] timeout:");
+  CHECK(line.starts_with("[sim] timeout: kernel spin still running; block (0,0,0) thread (0,0,0) was executing"));
+  // Where it is stuck: its last memory access (the source line where symbols resolve, else the pc).
+  CHECK(line.find(", its last memory access: ") != std::string::npos);
 }
 
 TEST_CASE("a crash in host code says so") {
