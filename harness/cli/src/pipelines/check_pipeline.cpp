@@ -37,13 +37,19 @@ milliseconds case_timeout(const CheckOptions& options, Backend backend) {
 // does not grow with the machine's load. --timeout turns this off.
 std::map<int, milliseconds> sim_cpu_budgets(const PuzzleSpec& puzzle, const std::vector<int>& cases) {
   constexpr double kFloorSeconds = 3;
-  constexpr double kSecondsPerFlop = 1.0 / 2e7, kSecondsPerByte = 1.0 / 2e6;  // see docs/simulator.md
+  // Generous on purpose: a right but naive kernel may simulate ten times slower than the solutions (a
+  // tile kernel with a barrier per row took 16 s on 100000x32 = 25.6 MB on an idle 2-core CI machine),
+  // and a budget must never fail a right kernel. A hang still stops within seconds on the small cases,
+  // which run first; no budget passes the 60 s a case had before budgets scaled.
+  constexpr double kCeilingSeconds = 60;
+  constexpr double kSecondsPerFlop = 1.0 / 2e6, kSecondsPerByte = 1.0 / 2e5;  // see docs/simulator.md
   std::map<int, milliseconds> budgets;
   for (int index : cases) {
     const Params& params = puzzle.cases[index].params;
     const double work =
         puzzle.flops ? puzzle.flops(params) * kSecondsPerFlop : puzzle.min_bytes(params) * kSecondsPerByte;
-    budgets[index] = milliseconds(static_cast<int64_t>((kFloorSeconds + work) * 1000));
+    budgets[index] =
+        milliseconds(static_cast<int64_t>(std::min(kFloorSeconds + work, kCeilingSeconds) * 1000));
   }
   return budgets;
 }
@@ -141,18 +147,19 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                      (options.verbose ? ", work dir " + work.path().string() : "") + ")");
   }
   ConcurrentJudge judge(spec, report.seed, to_run, work.path());
-  ChildRuns runs = run_child({.child = child,
-                              .work_dir = work.path(),
-                              // bench: the child also times the perf cases (a GPU only)
-                              .job = {.puzzle = spec.id,
-                                      .seed = report.seed,
-                                      .mode = backend == Backend::gpu ? "bench" : "check",
-                                      .cases = to_run,
-                                      .backend = to_string(backend)},
-                              .case_timeout = timeout,
-                              .case_cpu_budgets = cpu_budgets,
-                              .deadline = options.deadline,
-                              .case_done = [&judge](int index, const CaseRun& run) { judge.case_done(index, run); }});
+  ChildRuns runs =
+      run_child({.child = child,
+                 .work_dir = work.path(),
+                 // bench: the child also times the perf cases (a GPU only)
+                 .job = {.puzzle = spec.id,
+                         .seed = report.seed,
+                         .mode = backend == Backend::gpu ? "bench" : "check",
+                         .cases = to_run,
+                         .backend = to_string(backend)},
+                 .case_timeout = timeout,
+                 .case_cpu_budgets = cpu_budgets,
+                 .deadline = options.deadline,
+                 .case_done = [&judge](int index, const CaseRun& run) { judge.case_done(index, run); }});
   if (cross_check) add_cross_check(cross_check->get(), runs);
   puzzle.program_stdout = runs.program_stdout;
   puzzle.program_stderr = runs.program_stderr;
