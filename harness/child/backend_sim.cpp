@@ -25,12 +25,11 @@ cudaError_t runner_memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKi
 
 void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
   sim::harness::begin_launcher();
-  constexpr size_t kGuardBytes = protocol::kGuardElems * sizeof(float);
   for (const auto* buffers : {&inputs, &outputs}) {
     for (const GuardedBuffer& b : *buffers) {
       sim::harness::label_allocation(b.base(), b.name().c_str());
-      sim::harness::mark_guard(b.base(), kGuardBytes, b.name().c_str());
-      sim::harness::mark_guard(b.data() + b.elements(), kGuardBytes, b.name().c_str());
+      sim::harness::mark_guard(b.base(), b.guard_bytes(), b.name().c_str());
+      sim::harness::mark_guard(b.end(), b.guard_bytes(), b.name().c_str());
     }
   }
   for (const GuardedBuffer& b : inputs) sim::harness::mark_input(b.base());

@@ -37,13 +37,13 @@ struct Rotation {
       if (free_bytes < set_bytes + kHeadroomBytes) break;
       LaunchArgs set{.in = {}, .out = {}, .params = first.params};
       for (const GuardedBuffer& in : inputs) {
-        GuardedBuffer& copy = owned.emplace_back(in.name(), in.elements());
+        GuardedBuffer& copy = owned.emplace_back(in.name(), in.elements(), in.dtype());
         check(runner_memcpy(copy.base(), in.base(), in.total_bytes(), cudaMemcpyDeviceToDevice),
               "copy of an input");
         set.in.push_back(copy.data());
       }
       for (const GuardedBuffer& out : outputs)
-        set.out.push_back(owned.emplace_back(out.name(), out.elements()).data());
+        set.out.push_back(owned.emplace_back(out.name(), out.elements(), out.dtype()).data());
       sets.push_back(std::move(set));
     }
   }

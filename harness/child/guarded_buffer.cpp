@@ -21,11 +21,11 @@ std::vector<float> framed(int64_t elements, uint32_t fill_bits) {
 
 }  // namespace
 
-GuardedBuffer::GuardedBuffer(std::string name, int64_t elements)
-    : name_(std::move(name)), elements_(elements) {
+GuardedBuffer::GuardedBuffer(std::string name, int64_t elements, Dtype dtype)
+    : name_(std::move(name)), elements_(elements), dtype_(dtype) {
   void* ptr = nullptr;
   check(runner_malloc(&ptr, total_bytes()), ("cudaMalloc for " + name_).c_str());
-  base_ = static_cast<float*>(ptr);
+  base_ = static_cast<std::byte*>(ptr);
 }
 
 GuardedBuffer::~GuardedBuffer() {
@@ -33,25 +33,48 @@ GuardedBuffer::~GuardedBuffer() {
 }
 
 GuardedBuffer::GuardedBuffer(GuardedBuffer&& other) noexcept
-    : name_(std::move(other.name_)), elements_(other.elements_), base_(std::exchange(other.base_, nullptr)) {}
+    : name_(std::move(other.name_)),
+      elements_(other.elements_),
+      dtype_(other.dtype_),
+      base_(std::exchange(other.base_, nullptr)) {}
 
-float* GuardedBuffer::data() const {
-  return base_ + kGuardElems;
+std::byte* GuardedBuffer::data() const {
+  return base_ + guard_bytes();
+}
+
+std::byte* GuardedBuffer::end() const {
+  return data() + elements_ * dtype_bytes(dtype_);
+}
+
+size_t GuardedBuffer::guard_bytes() const {
+  return kGuardElems * dtype_bytes(dtype_);
 }
 
 size_t GuardedBuffer::total_bytes() const {
-  return (elements_ + 2 * kGuardElems) * sizeof(float);
+  return (elements_ + 2 * kGuardElems) * dtype_bytes(dtype_);
 }
 
 void GuardedBuffer::upload(const std::vector<float>& image) const {
-  check(runner_memcpy(base_, image.data(), total_bytes(), cudaMemcpyHostToDevice),
-        ("upload of " + name_).c_str());
+  const std::string what = "upload of " + name_;
+  if (dtype_ == Dtype::f32) {
+    check(runner_memcpy(base_, image.data(), total_bytes(), cudaMemcpyHostToDevice), what.c_str());
+    return;
+  }
+  std::vector<uint16_t> narrowed(image.size());
+  std::transform(image.begin(), image.end(), narrowed.begin(), [&](float v) { return narrow(dtype_, v); });
+  check(runner_memcpy(base_, narrowed.data(), total_bytes(), cudaMemcpyHostToDevice), what.c_str());
 }
 
 std::vector<float> GuardedBuffer::download() const {
   std::vector<float> image(elements_ + 2 * kGuardElems);
-  check(runner_memcpy(image.data(), base_, total_bytes(), cudaMemcpyDeviceToHost),
-        ("download of " + name_).c_str());
+  const std::string what = "download of " + name_;
+  if (dtype_ == Dtype::f32) {
+    check(runner_memcpy(image.data(), base_, total_bytes(), cudaMemcpyDeviceToHost), what.c_str());
+    return image;
+  }
+  std::vector<uint16_t> bits(image.size());
+  check(runner_memcpy(bits.data(), base_, total_bytes(), cudaMemcpyDeviceToHost), what.c_str());
+  std::transform(bits.begin(), bits.end(), image.begin(), [&](uint16_t b) { return widen(dtype_, b); });
   return image;
 }
 

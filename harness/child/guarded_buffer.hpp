@@ -1,17 +1,21 @@
 // One device buffer as the runner allocates it: a single allocation [guard][data][guard], so that
-// writes just outside the buffer land in memory we can inspect (protocol::kGuardElems each side).
+// writes just outside the buffer land in memory we can inspect (protocol::kGuardElems each side). On the
+// device it holds elements of its dtype; its host images are floats (dtype.hpp), converted on the way.
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "dtype.hpp"
 
 namespace puzzle::child {
 
 class GuardedBuffer {
  public:
-  GuardedBuffer(std::string name, int64_t elements);
+  GuardedBuffer(std::string name, int64_t elements, Dtype dtype);
   ~GuardedBuffer();
   GuardedBuffer(GuardedBuffer&& other) noexcept;
   GuardedBuffer(const GuardedBuffer&) = delete;
@@ -20,11 +24,14 @@ class GuardedBuffer {
 
   const std::string& name() const { return name_; }
   int64_t elements() const { return elements_; }
-  float* base() const { return base_; }  // the allocation, guards included
-  float* data() const;                   // what the launcher gets
+  Dtype dtype() const { return dtype_; }
+  std::byte* base() const { return base_; }  // the allocation, guards included
+  std::byte* data() const;                   // what the launcher gets
+  std::byte* end() const;                    // just past the data: the second guard zone
+  size_t guard_bytes() const;
   size_t total_bytes() const;
 
-  void upload(const std::vector<float>& image) const;  // guards included, total_bytes() of them
+  void upload(const std::vector<float>& image) const;  // guards included
   std::vector<float> download() const;                 // guards included
 
   // The host image to upload: data (or poison for an output) between two guard zones.
@@ -34,7 +41,8 @@ class GuardedBuffer {
  private:
   std::string name_;
   int64_t elements_;
-  float* base_ = nullptr;
+  Dtype dtype_;
+  std::byte* base_ = nullptr;
 };
 
 }  // namespace puzzle::child

@@ -15,8 +15,8 @@
 #include "backend.hpp"
 #include "case_data.hpp"
 #include "cuda_error.hpp"
-#include "launcher.hpp"
 #include "guarded_buffer.hpp"
+#include "launcher.hpp"
 #include "protocol.hpp"
 #include "registry.hpp"
 #ifndef PUZZLE_SIM
@@ -47,7 +47,7 @@ protocol::Job read_job(const fs::path& dir) {
 
 std::vector<GuardedBuffer> allocate(const std::vector<BufferSpec>& specs, const Params& params) {
   std::vector<GuardedBuffer> buffers;
-  for (const BufferSpec& spec : specs) buffers.emplace_back(spec.name, spec.elements(params));
+  for (const BufferSpec& spec : specs) buffers.emplace_back(spec.name, spec.elements(params), spec.dtype);
   return buffers;
 }
 

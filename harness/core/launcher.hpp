@@ -8,14 +8,26 @@
 // it also declares the learner's function and defines puzzle_call_launcher, which calls it through the
 // family's caller (puzzle::puzzles::<caller>); a caller of another signature does not compile.
 #pragma once
+#include <cstddef>
 #include <vector>
 
 #include "registry.hpp"
 
 struct LaunchArgs {
-  std::vector<const float*> in;  // device pointers, in the order of PuzzleSpec::inputs
-  std::vector<float*> out;       // device pointers, in the order of PuzzleSpec::outputs
+  std::vector<const void*> in;  // device pointers, in the order of PuzzleSpec::inputs
+  std::vector<void*> out;       // device pointers, in the order of PuzzleSpec::outputs
   puzzle::Params params;
+
+  // Typed as the spec's BufferSpec::dtype says: float, __nv_bfloat16, __half.
+  template <class T>
+  const T* input(size_t k) const {
+    return static_cast<const T*>(in.at(k));
+  }
+  template <class T>
+  T* output(size_t k) const {
+    return static_cast<T*>(out.at(k));
+  }
+  int size(const char* param) const { return static_cast<int>(params.at(param)); }
 };
 
 // Calls the learner's launcher with the arguments of its signature (defined by PUZZLE_LAUNCHER).

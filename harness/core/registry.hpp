@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "dtype.hpp"
+
 namespace puzzle {
 
 using Params = std::map<std::string, int64_t>;    // a case's sizes, e.g. {"rows": 127, "cols": 129}
-using Buffers = std::vector<std::vector<float>>;  // one vector per input or output buffer
+using Buffers = std::vector<std::vector<float>>;  // one vector per input or output buffer (dtype.hpp)
 using RefBuffers = std::vector<std::vector<double>>;
 
 struct TestCase {
@@ -25,10 +27,11 @@ struct TestCase {
 
 struct BufferSpec {
   std::string name;                                           // as in the launcher's signature: "x", "y"
-  std::function<int64_t(const Params&)> elements;             // float32 elements
+  std::function<int64_t(const Params&)> elements;             // elements of `dtype`
   std::function<std::string(const Params&, int64_t)> locate;  // element index -> "row 3, col 17"
   // Elements per row, so that reports can say "whole rows" or "tail columns"; empty for 1-D buffers.
   std::function<int64_t(const Params&)> row_length;
+  Dtype dtype = Dtype::f32;  // on the device; the host holds every buffer as floats
 };
 
 struct Tolerance {  // |got - expected| <= atol + rtol * |expected|, elementwise

@@ -33,7 +33,7 @@ bool is_guard(float value) {
   return std::bit_cast<uint32_t>(value) == protocol::kGuardBits;
 }
 
-Outcome compare_element(float got, double expected, const Tolerance& tolerance) {
+Outcome compare_element(float got, double expected, const Tolerance& tolerance, double allowance) {
   if (is_poison(got)) return Outcome::unwritten;
   if (std::isnan(got)) return std::isnan(expected) ? Outcome::ok : Outcome::nan;
   if (std::isinf(got)) {
@@ -42,18 +42,23 @@ Outcome compare_element(float got, double expected, const Tolerance& tolerance) 
   }
   if (!std::isfinite(expected)) return Outcome::wrong;
   const double error = std::abs(static_cast<double>(got) - expected);
-  return error <= tolerance.atol + tolerance.rtol * std::abs(expected) ? Outcome::ok : Outcome::wrong;
+  return error <= tolerance.atol + allowance + tolerance.rtol * std::abs(expected) ? Outcome::ok
+                                                                                   : Outcome::wrong;
 }
 
 BufferCheck check_buffer(const BufferSpec& spec, const Params& params, std::span<const float> with_guards,
-                         const std::vector<double>& expected, const Tolerance& tolerance) {
+                         const std::vector<double>& expected, const Tolerance& tolerance,
+                         std::span<const double> allowance) {
   BufferCheck check;
   check.name = spec.name;
+  check.dtype = spec.dtype;
   check.elements = static_cast<int64_t>(expected.size());
   if (with_guards.empty()) {
     check.available = false;
     return check;
   }
+  if (!allowance.empty() && allowance.size() != expected.size())
+    throw std::logic_error("output " + spec.name + ": an allowance per element, or none");
   if (with_guards.size() != expected.size() + 2 * kGuardElems) {
     throw std::runtime_error("output " + spec.name + " has " + std::to_string(with_guards.size()) +
                              " floats, expected " + std::to_string(expected.size() + 2 * kGuardElems));
@@ -71,7 +76,7 @@ BufferCheck check_buffer(const BufferSpec& spec, const Params& params, std::span
   for (int64_t i = 0; i < check.elements; ++i) {
     const float got = data[i];
     const double want = expected[i];
-    const Outcome outcome = compare_element(got, want, tolerance);
+    const Outcome outcome = compare_element(got, want, tolerance, allowance.empty() ? 0.0 : allowance[i]);
     check.unwritten += outcome == Outcome::unwritten;
     check.nan_count += outcome == Outcome::nan;
     check.inf_count += outcome == Outcome::inf;

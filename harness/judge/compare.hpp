@@ -16,11 +16,14 @@ enum class Outcome { ok, unwritten, nan, inf, wrong };
 
 bool is_poison(float value);  // still the bit pattern the child filled the output with
 bool is_guard(float value);
-// Unwritten, NaN and inf count as wrong unless the reference is the same non-finite value.
-Outcome compare_element(float got, double expected, const Tolerance& tolerance);
+// Unwritten, NaN and inf count as wrong unless the reference is the same non-finite value. Within
+// tolerance: |got - expected| <= atol + allowance + rtol * |expected|.
+Outcome compare_element(float got, double expected, const Tolerance& tolerance, double allowance = 0);
 
 // `with_guards` empty means the child could not copy the buffer back (BufferCheck::available false).
+// `allowance`: Judge::allowance's for this buffer, one per element, or empty.
 BufferCheck check_buffer(const BufferSpec& spec, const Params& params, std::span<const float> with_guards,
-                         const std::vector<double>& expected, const Tolerance& tolerance);
+                         const std::vector<double>& expected, const Tolerance& tolerance,
+                         std::span<const double> allowance = {});
 
 }  // namespace puzzle

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "families/attention_judges.hpp"
+#include "families/matmul_judge.hpp"
 #include "families/softmax_diagnoses.hpp"
 
 namespace puzzle {
@@ -17,6 +18,7 @@ const std::map<std::string, MakeJudge> kFamilyJudges = {
     {"softmax", puzzles::softmax::judge},
     {"attention_forward", puzzles::attention::forward_judge},
     {"attention_backward", puzzles::attention::backward_judge},
+    {"matmul", puzzles::matmul::judge},
 };
 
 Judge make_judge(const PuzzleSpec& puzzle) {
@@ -46,6 +48,15 @@ RefBuffers expected_outputs(const PuzzleSpec& puzzle, const TestCase& test, cons
   for (const BufferSpec& spec : puzzle.outputs) outputs.emplace_back(spec.elements(test.params));
   judge_of(puzzle).reference(test.params, inputs, outputs);
   return outputs;
+}
+
+RefBuffers error_allowance(const PuzzleSpec& puzzle, const TestCase& test, const Buffers& inputs) {
+  const Judge& judge = judge_of(puzzle);
+  if (!judge.allowance) return {};
+  RefBuffers allowance;
+  for (const BufferSpec& spec : puzzle.outputs) allowance.emplace_back(spec.elements(test.params));
+  judge.allowance(test.params, inputs, allowance);
+  return allowance;
 }
 
 }  // namespace puzzle

@@ -114,8 +114,9 @@ const char* to_string(CaseStatus s) {
 }
 
 CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed) {
-  CaseExpectation expectation{.inputs = draw_inputs(puzzle, test, seed), .expected = {}};
+  CaseExpectation expectation{.inputs = draw_inputs(puzzle, test, seed), .expected = {}, .allowance = {}};
   expectation.expected = expected_outputs(puzzle, test, expectation.inputs);
+  expectation.allowance = error_allowance(puzzle, test, expectation.inputs);
   return expectation;
 }
 
@@ -140,11 +141,14 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
                         .inputs = &inputs,
                         .outputs = &outputs,
                         .expected = &expected,
+                        .allowance = &expectation.allowance,
                         .checks = {},
                         .record = record};
   for (size_t k = 0; k < puzzle.outputs.size(); ++k) {
-    evidence.checks.push_back(
-        check_buffer(puzzle.outputs[k], test.params, outputs_with_guards[k], expected[k], puzzle.tolerance));
+    const std::span<const double> allowance =
+        expectation.allowance.empty() ? std::span<const double>() : expectation.allowance[k];
+    evidence.checks.push_back(check_buffer(puzzle.outputs[k], test.params, outputs_with_guards[k],
+                                           expected[k], puzzle.tolerance, allowance));
     outputs.push_back(without_guards(outputs_with_guards[k]));
   }
 
@@ -158,8 +162,9 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
   const bool scratch_over = scratch_too_large(puzzle, test.params, record);
   const bool device_work = device_work_problem(record).empty();
   const bool conflicts_over = bank_conflicts_over(puzzle, test.params, record);
-  const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 && launch_error_of(record).empty() &&
-                      !sim_errors && !scratch_over && !conflicts_over && device_work;
+  const bool passed = buffers_clean(r.checks) && record.inputs_modified == 0 &&
+                      launch_error_of(record).empty() && !sim_errors && !scratch_over && !conflicts_over &&
+                      device_work;
   r.status = passed                                    ? CaseStatus::passed
              : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
                                                        : CaseStatus::failed;

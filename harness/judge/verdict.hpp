@@ -20,6 +20,7 @@ struct Mismatch {
 
 struct BufferCheck {
   std::string name;
+  Dtype dtype = Dtype::f32;  // as the device held it
   int64_t elements = 0;
   int64_t mismatches = 0;       // elements outside tolerance (NaN, inf and unwritten included)
   int64_t nan_count = 0;        // NaN outputs (poison excluded) where the reference is not NaN
@@ -45,6 +46,7 @@ struct CaseEvidence {
   const Buffers* inputs = nullptr;
   const Buffers* outputs = nullptr;  // without guards
   const RefBuffers* expected = nullptr;
+  const RefBuffers* allowance = nullptr;  // Judge::allowance's (empty when the judge has none)
   std::vector<BufferCheck> checks;
   protocol::CaseRecord record;
 };
@@ -67,6 +69,7 @@ struct CaseResult {
 struct CaseExpectation {
   Buffers inputs;
   RefBuffers expected;
+  RefBuffers allowance;  // Judge::allowance's, or empty
 };
 CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed);
 

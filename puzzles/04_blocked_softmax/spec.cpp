@@ -7,7 +7,6 @@ PUZZLE_LAUNCHER(softmax::call_launcher, blocked_softmax, (const float* x, float*
 namespace puzzle::puzzles {
 namespace {
 
-using softmax::gpu_only;
 using softmax::of_kind;
 using softmax::sized;
 using softmax::timed;

@@ -50,9 +50,11 @@ void compute_mma(SimThread* lanes, const ptx::Instruction& ins) {
     const int g = lane / 4, t = lane % 4;
     for (int i = 0; i < 4; ++i) {
       const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
-      double products[16];
-      for (int k = 0; k < ins.k; ++k) products[k] = a[row][k] * b[k][col];
-      call.out[i] = std::bit_cast<uint32_t>(mma::accumulate(c[row][col], products, ins.k, mma::kDeviceModel));
+      double column[16];
+      for (int k = 0; k < ins.k; ++k) column[k] = b[k][col];
+      const int min_exponent = ins.a_type == ptx::Type16::f16 ? mma::kF16MinExponent : mma::kBf16MinExponent;
+      call.out[i] = std::bit_cast<uint32_t>(
+          mma::accumulate(c[row][col], a[row], column, ins.k, mma::kDeviceModel, min_exponent));
     }
   }
 }

@@ -321,23 +321,29 @@ void study_models(int variant, const std::vector<uint32_t>& reference) {
     sim::mma::Model model;
     int mismatches;
   };
+  // Around the device's model (sim/mma_model.h says what each alternative misses on an H100): all k
+  // products in one step with c, or chained blocks of 8 / 4; 2..4 extra bits; products aligned by the sum
+  // of their operands' exponents ea + eb or by their normalized exponents; truncation or to nearest.
   std::vector<Candidate> candidates;
-  for (int block : {0, 1, 2, 4, 8, 16})
-    for (int extra : {0, 1, 2, 3, 4, 8})
-      for (bool nearest : {false, true}) {
-        if (block == 0 && (extra != 0 || nearest)) continue;
-        if (block > k) continue;
-        candidates.push_back({{block, extra, nearest}, 0});
-      }
+  for (int block : {16, 8, 4})
+    for (int extra : {3, 2, 4})
+      for (bool product_exponent : {true, false})
+        for (bool nearest : {false, true}) {
+          if (block > k) continue;
+          candidates.push_back({{block, extra, product_exponent, nearest}, 0});
+        }
+  const int min_exponent = bf16 ? sim::mma::kBf16MinExponent : sim::mma::kF16MinExponent;
   for (Candidate& cand : candidates) {
     for (int tile = 0; tile < kTiles; ++tile)
       for (int row = 0; row < 16; ++row)
         for (int col = 0; col < 8; ++col) {
-          double products[16];
-          for (int kk = 0; kk < k; ++kk)
-            products[kk] = sixteen_value(in.a[(tile * 16 + row) * k + kk], bf16) *
-                           sixteen_value(in.b[(tile * 8 + col) * k + kk], bf16);
-          const float got = sim::mma::accumulate(in.c[tile * 128 + row * 8 + col], products, k, cand.model);
+          double a[16], b[16];
+          for (int kk = 0; kk < k; ++kk) {
+            a[kk] = sixteen_value(in.a[(tile * 16 + row) * k + kk], bf16);
+            b[kk] = sixteen_value(in.b[(tile * 8 + col) * k + kk], bf16);
+          }
+          const float got =
+              sim::mma::accumulate(in.c[tile * 128 + row * 8 + col], a, b, k, cand.model, min_exponent);
           uint32_t bits;
           std::memcpy(&bits, &got, 4);
           if (bits != reference[tile * 128 + row * 8 + col]) ++cand.mismatches;
@@ -346,15 +352,15 @@ void study_models(int variant, const std::vector<uint32_t>& reference) {
   // The three closest candidates, and the simulator's own if it is not among them.
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& x, const Candidate& y) { return x.mismatches < y.mismatches; });
-  std::printf(
-      "    accumulation models (sim/mma_model.h) against the other file; block 0 = one fmaf per product:\n");
+  std::printf("    accumulation models (sim/mma_model.h) against the other file:\n");
   for (size_t i = 0; i < candidates.size(); ++i) {
     const sim::mma::Model& m = candidates[i].model;
     const sim::mma::Model& ours = sim::mma::kDeviceModel;
-    const bool is_ours =
-        m.block == ours.block && m.extra_bits == ours.extra_bits && m.round_nearest == ours.round_nearest;
+    const bool is_ours = std::min(m.block, k) == std::min(ours.block, k) && m.extra_bits == ours.extra_bits &&
+                         m.product_exponent == ours.product_exponent && m.round_nearest == ours.round_nearest;
     if (i >= 3 && !is_ours) continue;
-    std::printf("      block %2d, %d extra bits, %-8s: %6d of %d differ%s\n", m.block, m.extra_bits,
+    std::printf("      block %2d, %d extra bits, %-19s, %-8s: %6d of %d differ%s\n", std::min(m.block, k),
+                m.extra_bits, m.product_exponent ? "products at ea + eb" : "normalized products",
                 m.round_nearest ? "nearest" : "truncate", candidates[i].mismatches, kTiles * 128,
                 is_ours ? "   <- the simulator's model" : "");
   }

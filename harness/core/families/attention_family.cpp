@@ -49,26 +49,10 @@ TestCase sized(int64_t bh, int64_t n_q, int64_t n_k, int64_t d, bool causal, std
           .about = std::move(about)};
 }
 
-TestCase of_kind(std::string kind, std::string name, TestCase test) {
-  test.input_kind = std::move(kind);
-  test.name = std::move(name);
-  return test;
-}
-
 TestCase with_scale_milli(int64_t scale_milli, std::string name, TestCase test) {
   test.params["scale_milli"] = scale_milli;
   test.name = std::move(name);
   return test;
-}
-
-TestCase gpu_only(TestCase test) {
-  test.sim = false;
-  return test;
-}
-
-TestCase timed(TestCase test) {
-  test.perf = true;
-  return gpu_only(std::move(test));
 }
 
 namespace {
@@ -115,25 +99,17 @@ double max_scratch_bytes(const Params& p) {
   return 4.0 * static_cast<double>(s.bh * (s.n_q + s.n_k) * (s.d + 1)) * sizeof(float) + 65536;
 }
 
-namespace {
-
-int size(const LaunchArgs& args, const char* name) {
-  return static_cast<int>(args.params.at(name));
-}
-
-}  // namespace
-
 void call_forward_launcher(ForwardLauncher launcher, const LaunchArgs& args) {
-  launcher(args.in.at(0), args.in.at(1), args.in.at(2), args.out.at(0), args.out.at(1), size(args, "bh"),
-           size(args, "n_q"), size(args, "n_k"), size(args, "d"), static_cast<float>(scale_of(args.params)),
-           args.params.at("causal") != 0);
+  launcher(args.input<float>(0), args.input<float>(1), args.input<float>(2), args.output<float>(0),
+           args.output<float>(1), args.size("bh"), args.size("n_q"), args.size("n_k"), args.size("d"),
+           static_cast<float>(scale_of(args.params)), args.params.at("causal") != 0);
 }
 
 void call_backward_launcher(BackwardLauncher launcher, const LaunchArgs& args) {
-  launcher(args.in.at(0), args.in.at(1), args.in.at(2), args.in.at(3), args.in.at(4), args.in.at(5),
-           args.out.at(0), args.out.at(1), args.out.at(2), size(args, "bh"), size(args, "n_q"),
-           size(args, "n_k"), size(args, "d"), static_cast<float>(scale_of(args.params)),
-           args.params.at("causal") != 0);
+  launcher(args.input<float>(0), args.input<float>(1), args.input<float>(2), args.input<float>(3),
+           args.input<float>(4), args.input<float>(5), args.output<float>(0), args.output<float>(1),
+           args.output<float>(2), args.size("bh"), args.size("n_q"), args.size("n_k"), args.size("d"),
+           static_cast<float>(scale_of(args.params)), args.params.at("causal") != 0);
 }
 
 }  // namespace puzzle::puzzles::attention

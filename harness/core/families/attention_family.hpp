@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "case_builders.hpp"
 #include "launcher.hpp"
 #include "registry.hpp"
 
@@ -35,10 +36,7 @@ extern const Tolerance kTolerance;
 
 // Cases. Names are "BHxNQxNKxD", with "_causal" appended for causal ones.
 TestCase sized(int64_t bh, int64_t n_q, int64_t n_k, int64_t d, bool causal, std::string about);
-TestCase of_kind(std::string kind, std::string name, TestCase test);  // another input kind, renamed
 TestCase with_scale_milli(int64_t scale_milli, std::string name, TestCase test);  // a scale not 1/sqrt(d)
-TestCase gpu_only(TestCase test);                                                 // sim = false
-TestCase timed(TestCase test);  // a TFLOP/s case of `check` on a GPU (perf, gpu_only)
 // The case list of issue 5 (tails around the tile sizes, n_q != n_k both ways, causal with empty rows,
 // large logits, a non-default scale, d = 16..128), shared by puzzles 5 and 6.
 std::vector<TestCase> cases();

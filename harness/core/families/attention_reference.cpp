@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "parallel_for.hpp"
 #include "families/attention_family.hpp"
+#include "parallel_for.hpp"
 #include "rng.hpp"
 
 namespace puzzle::puzzles::attention {

@@ -32,11 +32,6 @@ TestCase timed(int64_t rows, int64_t cols, std::string about) {
   return test;
 }
 
-TestCase gpu_only(TestCase test) {
-  test.sim = false;
-  return test;
-}
-
 std::vector<TestCase> bench_shapes(int64_t widest_row) {
   const std::vector<TestCase> all = {
       timed(4096, 1024, "rows a block holds in registers"),

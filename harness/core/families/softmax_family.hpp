@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "case_builders.hpp"
 #include "launcher.hpp"
 #include "registry.hpp"
 
@@ -43,8 +44,6 @@ TestCase sized(int64_t rows, int64_t cols, std::string about);
 TestCase of_kind(std::string kind, std::string name, int64_t rows, int64_t cols, std::string about);
 // A bandwidth case, timed on a GPU and too large for the simulator.
 TestCase timed(int64_t rows, int64_t cols, std::string about);
-// Too large for the simulator, yet judged on a GPU.
-TestCase gpu_only(TestCase test);
 
 // `puzzle bench`: square, wide, many short rows, few long rows; those with cols <= widest_row.
 std::vector<TestCase> bench_shapes(int64_t widest_row);
@@ -74,8 +73,7 @@ PuzzleSpec spec(Own own);
 // The family's launcher caller (PUZZLE_LAUNCHER): x, y, rows, cols.
 inline void call_launcher(void (*launcher)(const float* x, float* y, int rows, int cols),
                           const LaunchArgs& args) {
-  launcher(args.in.at(0), args.out.at(0), static_cast<int>(args.params.at("rows")),
-           static_cast<int>(args.params.at("cols")));
+  launcher(args.input<float>(0), args.output<float>(0), args.size("rows"), args.size("cols"));
 }
 
 }  // namespace puzzle::puzzles::softmax

@@ -1,11 +1,32 @@
 // How a tensor core sums D = A*B + C for one element of an mma with 16-bit inputs and float
 // accumulators: the model the simulator computes with. Products of two f16/bf16 values are exact. The
 // hardware adds them in blocks: the accumulator and `block` products are aligned to the largest exponent
-// among them, bits beyond `extra_bits` past float's 24 are cut off, the aligned values are added
-// exactly and the sum is normalized to float by truncation (or, with `round_nearest`, to nearest even).
-// That is what measurements of V100/A100 tensor cores report (Fasi, Higham, Mikaitis, Pranesh, "Numerical
-// behavior of NVIDIA tensor cores", PeerJ CS 2021); the block size and extra bits of H100's mma.sync
-// are settled by tests/gpu/mma_bits.cu, which tries each candidate against the device.
+// among them, bits beyond a fixed window are cut off (toward zero, on the sign and magnitude), the
+// aligned values are added exactly and the sum is normalized to float by truncation (or, with
+// `round_nearest`, to nearest even). That is the scheme measured on V100/A100 tensor cores (Fasi, Higham,
+// Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021); Khattak and Mikaitis,
+// "Accurate models of NVIDIA tensor cores" (2025) refine it for H100.
+//
+// What H100's mma.sync does (tests/gpu/mma_bits.cu on an H100 80GB HBM3, CUDA 13.0: every one of
+// 4 x 65536 results of m16n8k16 / m16n8k8, bf16 / f16, matches kDeviceModel bit for bit):
+//   - One fused step for the whole k (16 or 8 products) together with the accumulator c. Two chained
+//     halves of 8 miss 21333 of the 65536 m16n8k16 bf16 results, blocks of 4 miss 37415.
+//   - The alignment exponent of a product is ea + eb, the sum of its operands' exponents, not the
+//     exponent of the normalized product: the multiplier's output, a significand in [1, 4), is not
+//     normalized before alignment. Aligning by the normalized product (what the earlier model did: best
+//     "block 16, 3 extra bits, truncate") misses 5335 (k16 bf16) / 6302 / 3482 / 4613 (k8 f16).
+//   - The window is that of a significand with two integer bits, [1, 4), at emax = the largest of the
+//     products' ea + eb and c's exponent, 24 + 3 bits wide: every term is truncated toward zero to a
+//     multiple of 2^(emax + 1 - 26) = 2^(emax - 25). c counts in emax (leaving it out misses 10 / 14 /
+//     103 / 225) and sits in the same two-integer-bit window (letting c's own top bit set the window when
+//     c is the largest, one bit more, misses 9 / 13 / 87 / 185). 2 or 4 extra bits miss 20145 / 11191
+//     (k16 bf16).
+//   - Truncation of each term is toward zero on sign and magnitude; on two's complement (toward -inf for
+//     negative terms) 37539 miss. The exact sum of the truncated terms is normalized to float toward zero;
+//     to nearest even 25452 miss.
+// Not covered by the device's data (its inputs are normal numbers in a band around 1): subnormal
+// operands (taken here with the format's smallest normal exponent, as the hardware's exponent field
+// reads them), zeros and signed zeros, overflow, inf and NaN (the device's NaN is 0x7FFFFFFF).
 // Plain C++17, so that the GPU comparison program (nvcc) includes it too.
 #pragma once
 #include <algorithm>
@@ -16,13 +37,24 @@
 namespace sim::mma {
 
 struct Model {
-  int block;           // products summed at once with the accumulator; 0: one fmaf per product, in k order
-  int extra_bits;      // alignment bits kept beyond float's 24-bit significand
-  bool round_nearest;  // normalization: to nearest even instead of toward zero
+  int block;              // products summed in one fused step with the accumulator (at least 1)
+  int extra_bits;         // alignment bits kept beyond float's 24-bit significand
+  bool product_exponent;  // align products by ea + eb (significands in [1, 4), two integer bits, c
+                          // likewise) instead of by their normalized exponents
+  bool round_nearest;     // normalization: to nearest even instead of toward zero
 };
 
-// The assumption until a GPU run says otherwise (see tests/gpu/README.md).
-constexpr Model kDeviceModel{8, 3, false};
+// H100 (sm_90) mma.sync, m16n8k16 and m16n8k8 alike (a block of 16 covers k = 8 in one step).
+constexpr Model kDeviceModel{16, 3, true, false};
+
+// The smallest normal exponent of the 16-bit operand formats: what a subnormal operand's exponent reads as.
+constexpr int kF16MinExponent = -14;
+constexpr int kBf16MinExponent = -126;
+
+// The exponent that aligns a nonzero finite value: its own, but at least `min_exponent` (subnormals).
+inline int exponent_of(double x, int min_exponent) {
+  return x != 0 && std::isfinite(x) ? std::max(std::ilogb(x), min_exponent) : min_exponent;
+}
 
 inline float canonical_nan() {
   const uint32_t bits = 0x7FFFFFFFu;
@@ -38,24 +70,31 @@ inline float float_toward_zero(double value) {
   return nearest;
 }
 
-// acc + sum of products[0..count), products exact (each the product of two 16-bit values).
-inline float accumulate(float acc, const double* products, int count, Model model) {
-  if (model.block == 0) {
-    for (int i = 0; i < count; ++i) acc = std::fma(static_cast<float>(products[i]), 1.0f, acc);
-    return acc;
-  }
-  for (int start = 0; start < count; start += model.block) {
-    const int end = start + model.block < count ? start + model.block : count;
+// acc + sum over i < count of a[i] * b[i], with a[i], b[i] the exact values of 16-bit operands whose
+// smallest normal exponent is `operand_min_exponent` (kF16MinExponent or kBf16MinExponent).
+inline float accumulate(float acc, const double* a, const double* b, int count, Model model,
+                        int operand_min_exponent) {
+  const int block = model.block < 1 ? 1 : model.block;
+  for (int start = 0; start < count; start += block) {
+    const int end = start + block < count ? start + block : count;
     double terms[65];
+    int exponents[65];  // alignment exponent of each nonzero finite term
     int n = 0;
-    terms[n++] = acc;
-    for (int i = start; i < end; ++i) terms[n++] = products[i];
+    terms[n] = acc;
+    exponents[n++] = exponent_of(acc, -126);
+    for (int i = start; i < end; ++i) {
+      const double product = a[i] * b[i];  // exact: two 11- (or 8-) bit significands
+      terms[n] = product;
+      exponents[n++] = model.product_exponent
+                           ? exponent_of(a[i], operand_min_exponent) + exponent_of(b[i], operand_min_exponent)
+                           : exponent_of(product, -100000);
+    }
     bool finite = true, all_negative_zero = true;
     int emax = -100000;
     for (int i = 0; i < n; ++i) {
       finite = finite && std::isfinite(terms[i]);
       all_negative_zero = all_negative_zero && terms[i] == 0 && std::signbit(terms[i]);
-      if (terms[i] != 0 && std::isfinite(terms[i])) emax = std::max(emax, std::ilogb(terms[i]));
+      if (terms[i] != 0 && std::isfinite(terms[i])) emax = std::max(emax, exponents[i]);
     }
     if (!finite) {
       double sum = 0;
@@ -67,8 +106,10 @@ inline float accumulate(float acc, const double* products, int count, Model mode
       acc = all_negative_zero ? -0.0f : 0.0f;
       continue;
     }
-    const double unit = std::ldexp(1.0, emax - 23 - model.extra_bits);
-    int64_t units = 0;  // each term truncated to whole units: below 2^(25 + extra_bits) apiece
+    // The window's top bit: emax for normalized terms, emax + 1 for significands in [1, 4).
+    const int top = emax + (model.product_exponent ? 1 : 0);
+    const double unit = std::ldexp(1.0, top - 23 - model.extra_bits);
+    int64_t units = 0;  // each term truncated toward zero to whole units: below 2^(24 + extra_bits) apiece
     for (int i = 0; i < n; ++i) units += static_cast<int64_t>(std::trunc(terms[i] / unit));
     const double sum = static_cast<double>(units) * unit;  // exact: fewer than 53 significant bits
     acc = model.round_nearest ? static_cast<float>(sum) : float_toward_zero(sum);

@@ -10,6 +10,13 @@ namespace puzzle::cli {
 namespace {
 
 constexpr size_t kShapeWidth = 14;
+
+// Wide enough for the longest shape name ("8192x8192x8192" needs more than "d64_n4096_causal").
+size_t shape_width(const BenchReport& report) {
+  size_t width = kShapeWidth;
+  for (const TestCase* shape : report.shapes) width = std::max(width, shape->name.size() + 2);
+  return width;
+}
 constexpr size_t kColumnWidth = 9;
 
 std::string right(std::string text, size_t width) {
@@ -48,7 +55,8 @@ std::vector<std::string> cells_of(const BenchReport& report, const BenchTiming& 
 void print_table(std::ostream& out, Style style, const BenchReport& report) {
   const auto columns = columns_of(report);
   const size_t kernel_width = columns.size() * kColumnWidth;
-  std::string title = padded("shape", kShapeWidth), units = std::string(kShapeWidth, ' ');
+  const size_t name_width = shape_width(report);
+  std::string title = padded("shape", name_width), units = std::string(name_width, ' ');
   for (const BenchKernel& k : report.kernels) {
     title += "  " + padded(k.label, kernel_width);
     units += "  ";
@@ -56,7 +64,7 @@ void print_table(std::ostream& out, Style style, const BenchReport& report) {
   }
   out << style(title, Tone::bold) << "\n" << style(units, Tone::dim) << "\n";
   for (size_t s = 0; s < report.shapes.size(); ++s) {
-    out << padded(report.shapes[s]->name, kShapeWidth);
+    out << padded(report.shapes[s]->name, name_width);
     for (const BenchKernel& k : report.kernels) {
       out << "  ";
       for (const auto& cell : cells_of(report, k.timings[s], columns.size()))
@@ -132,7 +140,7 @@ void print_bench_kernel(std::ostream& out, Style style, const BenchKernel& kerne
 
 void print_bench_shape(std::ostream& out, Style style, const BenchReport& report, const TestCase& shape,
                        const BenchTiming& timing) {
-  out << "  " << padded(shape.name, kShapeWidth);
+  out << "  " << padded(shape.name, shape_width(report));
   if (timing.time_ms) {
     out << style(fixed(*timing.time_ms, *timing.time_ms < 1 ? 3 : 2) + " ms  " + fixed(*timing.rate, 1) +
                      " " + report.metric,

@@ -165,8 +165,9 @@ void ConsoleReport::case_details(const CaseReport& c) {
        << "\n";
   for (const auto& b : r.checks) {
     if (b.mismatches == 0 && b.guard_before == 0 && b.guard_after == 0) continue;
-    out_ << "  " << b.name << ": " << b.mismatches << " of " << b.elements << " wrong (" << b.nan_count
-         << " NaN, " << b.inf_count << " inf, " << b.unwritten << " never written), "
+    const std::string type = b.dtype == Dtype::f32 ? "" : std::string(" (") + dtype_name(b.dtype) + ")";
+    out_ << "  " << b.name << type << ": " << b.mismatches << " of " << b.elements << " wrong ("
+         << b.nan_count << " NaN, " << b.inf_count << " inf, " << b.unwritten << " never written), "
          << b.guard_before + b.guard_after << " out-of-bounds writes; max abs err "
          << value_text(b.max_abs_err) << ", max rel err " << value_text(b.max_rel_err) << "\n";
     if (b.first.empty()) continue;

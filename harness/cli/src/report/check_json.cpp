@@ -32,6 +32,7 @@ json buffer_json(const BufferCheck& b) {
                      {"got", json_number(m.got)}});
   }
   return {{"name", b.name},
+          {"dtype", dtype_name(b.dtype)},
           {"elements", b.elements},
           {"mismatches", b.mismatches},
           {"nan_count", b.nan_count},

@@ -1,0 +1,25 @@
+// The element types of a puzzle's buffers. The harness keeps every buffer on the host as floats (a
+// 16-bit value widens to float exactly), so drawing, sealing, files and judging are the same for all
+// types; only the device copy is narrowed to the buffer's type (harness/child/guarded_buffer.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace puzzle {
+
+enum class Dtype { f32, bf16, f16 };
+
+const char* dtype_name(Dtype dtype);  // "fp32", "bf16", "fp16", as reports write them
+size_t dtype_bytes(Dtype dtype);
+
+// `value` rounded to the nearest `dtype` value (ties to even; f32: unchanged). Inputs of a 16-bit buffer
+// are rounded once when drawn, so the float64 reference sees exactly what the device reads.
+float round_to(Dtype dtype, float value);
+
+// A 16-bit buffer's bits and the float they stand for. narrow() is exact on round_to()'s values; the
+// protocol's poison and guard patterns (protocol.hpp) map to 16-bit NaN payloads of their own and back, so
+// that "never written" and "out of bounds" read the same for every type.
+uint16_t narrow(Dtype dtype, float value);
+float widen(Dtype dtype, uint16_t bits);
+
+}  // namespace puzzle
