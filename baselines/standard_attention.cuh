@@ -1,8 +1,10 @@
-// What the two standard-attention baselines (05_flash_forward.cu, 06_flash_backward.cu) share: the cuBLAS
-// handle, the row-major batched GEMM, the N x N buffers they keep between calls and the causal rule.
+// What the standard-attention baselines (05_flash_forward.cu, 06_flash_backward.cu, and in bf16
+// 09_flash_forward_bf16.cu) share: the cuBLAS handle, the row-major batched GEMM, the N x N buffers they
+// keep between calls and the causal rule.
 // docs/baselines.md says what the baselines are for.
 #pragma once
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -60,6 +62,40 @@ inline bool batched_gemm(cublasHandle_t handle, cublasOperation_t ta, cublasOper
                    "cublasSgemmStridedBatched");
 }
 
+// The bf16 baselines' handle, created on first use like fp32_cublas's. Here the tensor cores are the point:
+// with bf16 operands and CUBLAS_COMPUTE_32F, CUBLAS_DEFAULT_MATH runs cuBLAS's tensor-core (on an H100,
+// wgmma) kernels, which multiply the bf16 inputs exactly and sum in fp32, as the puzzle's mma.sync does.
+// The mode is set for the same reason as in fp32_cublas: so that no library default changes what is timed.
+inline cublasHandle_t bf16_cublas() {
+  static const cublasHandle_t handle = [] {
+    cublasHandle_t created = nullptr;
+    if (!cublas_ok(cublasCreate(&created), "cublasCreate")) return cublasHandle_t{nullptr};
+    if (!cublas_ok(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode")) {
+      cublasDestroy(created);
+      return cublasHandle_t{nullptr};
+    }
+    return created;
+  }();
+  return handle;
+}
+
+// batched_gemm with bf16 A and B, fp32 sums (CUBLAS_COMPUTE_32F, alpha applied in fp32), and C stored as
+// c_type: CUDA_R_32F (c points to floats) or CUDA_R_16BF (c points to __nv_bfloat16, rounded once at the
+// end). Same row-major convention and mapping to column-major cuBLAS as batched_gemm.
+inline bool batched_gemm_bf16(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                              int k, float alpha, const __nv_bfloat16* a, const __nv_bfloat16* b, void* c,
+                              cudaDataType c_type, int batch) {
+  const float beta = 0.0f;
+  const int lda = ta == CUBLAS_OP_N ? k : m;
+  const int ldb = tb == CUBLAS_OP_N ? n : k;
+  return cublas_ok(cublasGemmStridedBatchedEx(handle, tb, ta, n, m, k, &alpha, b, CUDA_R_16BF, ldb,
+                                              static_cast<long long>(k) * n, a, CUDA_R_16BF, lda,
+                                              static_cast<long long>(m) * k, &beta, c, c_type, n,
+                                              static_cast<long long>(m) * n, batch, CUBLAS_COMPUTE_32F,
+                                              CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmStridedBatchedEx");
+}
+
 // The arguments of a call that its N x N buffers belong to.
 struct Shape {
   int bh, n_q, n_k, d;
@@ -92,6 +128,30 @@ class KeptBuffer {
 
  private:
   float* data_ = nullptr;
+  Shape shape_{};
+};
+
+// KeptBuffer for elements of any type T, with the same rules (allocated by the first call of each shape,
+// reused after, never freed): the bf16 baseline keeps S as float and P as __nv_bfloat16.
+template <class T>
+class KeptBufferOf {
+ public:
+  // Room for the shape's bh * n_q * n_k elements of T, or nullptr when cudaMalloc failed (as KeptBuffer).
+  T* for_shape(const Shape& shape) {
+    if (data_ && shape == shape_) return data_;
+    cudaFree(data_);  // waits for the kernels of earlier calls that may still use it
+    data_ = nullptr;
+    const size_t elements = static_cast<size_t>(shape.bh) * shape.n_q * shape.n_k;
+    if (cudaMalloc(&data_, elements * sizeof(T)) != cudaSuccess) {
+      data_ = nullptr;
+      return nullptr;
+    }
+    shape_ = shape;
+    return data_;
+  }
+
+ private:
+  T* data_ = nullptr;
   Shape shape_{};
 };
 

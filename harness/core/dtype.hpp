@@ -5,6 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 
+// CUDA's 16-bit types (cuda_bf16.h, cuda_fp16.h; the simulator's headers define the same structs):
+// declared only, so that a spec's launcher signature compiles without CUDA and mangles the same everywhere.
+struct __nv_bfloat16;
+struct __half;
+
 namespace puzzle {
 
 enum class Dtype { f32, bf16, f16 };

@@ -17,6 +17,7 @@ using MakeJudge = Judge (*)(const std::vector<std::string>& extra_diagnoses);
 const std::map<std::string, MakeJudge> kFamilyJudges = {
     {"softmax", puzzles::softmax::judge},
     {"attention_forward", puzzles::attention::forward_judge},
+    {"attention_forward_16bit", puzzles::attention::forward_16bit_judge},
     {"attention_backward", puzzles::attention::backward_judge},
     {"matmul", puzzles::matmul::judge},
 };

@@ -67,4 +67,39 @@ std::vector<TestCase> forward_cases() {
   return all;
 }
 
+std::vector<TestCase> cases_16bit() {
+  constexpr Sizes kShapes16[] = {
+      {1, 1, 1, 64, "one query, one key: o is that key's v row"},
+      {1, 17, 17, 64, "17 rows: most of the first tile of queries and of keys is past the end"},
+      {2, 127, 129, 64, "one query short of 128, one key past 128: a tail of one key"},
+      {1, 64, 300, 128, "more keys than queries (causal: every query sees at least 237 keys)"},
+      {2, 300, 64, 64, "more queries than keys (causal: queries 0..235 see no key: o = 0, lse = -inf)"},
+  };
+  std::vector<TestCase> cases;
+  for (const Sizes& s : kShapes16) {
+    for (const bool causal : {false, true}) cases.push_back(sized(s.bh, s.n_q, s.n_k, s.d, causal, s.about));
+  }
+  for (TestCase& test : std::vector<TestCase>{
+           of_kind("large_logits", "large_logits",
+                   sized(2, 150, 250, 64, false,
+                         "scores in the hundreds: exp overflows float unless a running max is subtracted")),
+           of_kind("negative_logits", "negative_logits",
+                   sized(2, 150, 250, 64, false,
+                         "every score near -200: the running max must start at -inf, not 0")),
+           with_scale_milli(300, "scale_0.3", sized(2, 100, 140, 128, false, "scale 0.3: the scale is an argument")),
+           sized(1, 640, 640, 64, true, "a long causal square: key tiles skipped, diagonal tiles masked"),
+       }) {
+    cases.push_back(std::move(test));
+  }
+  for (const bool causal : {false, true}) {
+    cases.push_back(gpu_only(sized(3, 1000, 1000, 64, causal, "1000 rows and keys: no tile size divides them")));
+    cases.push_back(gpu_only(sized(4, 1024, 1024, 128, causal, "whole tiles, d = 128")));
+  }
+  // As puzzle 5's: the parent's float64 reference (and the allowance, another pass) takes seconds.
+  cases.push_back(timed(sized(8, 2048, 2048, 64, false, "TFLOP/s, d = 64")));
+  cases.push_back(timed(sized(4, 2048, 2048, 128, false, "TFLOP/s, d = 128")));
+  cases.push_back(timed(sized(4, 2048, 2048, 128, true, "TFLOP/s, causal: half the work")));
+  return cases;
+}
+
 }  // namespace puzzle::puzzles::attention

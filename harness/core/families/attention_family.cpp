@@ -66,18 +66,20 @@ std::string head_and(const Params& p, int64_t i, int64_t rows, const char* row_n
 
 }  // namespace
 
-BufferSpec query_buffer(std::string name) {
+BufferSpec query_buffer(std::string name, Dtype dtype) {
   return {.name = std::move(name),
           .elements = [](const Params& p) { return p.at("bh") * p.at("n_q") * p.at("d"); },
           .locate = [](const Params& p, int64_t i) { return head_and(p, i, p.at("n_q"), "query", true); },
-          .row_length = [](const Params& p) { return p.at("d"); }};
+          .row_length = [](const Params& p) { return p.at("d"); },
+          .dtype = dtype};
 }
 
-BufferSpec key_buffer(std::string name) {
+BufferSpec key_buffer(std::string name, Dtype dtype) {
   return {.name = std::move(name),
           .elements = [](const Params& p) { return p.at("bh") * p.at("n_k") * p.at("d"); },
           .locate = [](const Params& p, int64_t i) { return head_and(p, i, p.at("n_k"), "key", true); },
-          .row_length = [](const Params& p) { return p.at("d"); }};
+          .row_length = [](const Params& p) { return p.at("d"); },
+          .dtype = dtype};
 }
 
 BufferSpec row_buffer(std::string name) {

@@ -42,6 +42,9 @@ TestCase with_scale_milli(int64_t scale_milli, std::string name, TestCase test);
 std::vector<TestCase> cases();
 // Puzzle 5's: cases() and a case of very negative scores, for a running max that starts at 0.
 std::vector<TestCase> forward_cases();
+// The tensor-core puzzles' (9, 10): the same kinds of case at d = 64 and 128, the sizes their mma tiles
+// are written for, with tails in n_q and n_k.
+std::vector<TestCase> cases_16bit();
 
 // `puzzle bench`: FlashAttention's benchmark shapes ("d64_n4096", "d64_n4096_causal", ...): 16k tokens at
 // hidden size 2048, seqlen 512 to 16k, d = 64 and 128, causal and not. Their input kind is kBenchInputs:
@@ -51,8 +54,9 @@ std::vector<TestCase> bench_shapes();
 
 // Buffers, row-major and contiguous: [bh, n_q, d] (q, o, dout, dq), [bh, n_k, d] (k, v, dk, dv),
 // [bh, n_q] (lse). locate() says "head 1, query 17, dim 3" / "head 1, key 4, dim 0" / "head 1, query 17".
-BufferSpec query_buffer(std::string name);
-BufferSpec key_buffer(std::string name);
+// q, k, v, o and the gradients take the puzzle's dtype (fp32 for 5-6, bf16 for 9-10); lse is always fp32.
+BufferSpec query_buffer(std::string name, Dtype dtype = Dtype::f32);
+BufferSpec key_buffer(std::string name, Dtype dtype = Dtype::f32);
 BufferSpec row_buffer(std::string name);
 
 // Input kinds: "random" (q, k, v ~ N(0, 1): scores of standard deviation ~1 at scale 1/sqrt(d)) and
@@ -83,6 +87,15 @@ using BackwardLauncher = void (*)(const float* q, const float* k, const float* v
                                   const float* lse, const float* dout, float* dq, float* dk, float* dv,
                                   int bh, int n_q, int n_k, int d, float scale, bool causal);
 void call_forward_launcher(ForwardLauncher launcher, const LaunchArgs& args);
+// The same for 16-bit q, k, v and o (T: __nv_bfloat16 or __half), lse fp32.
+template <class T>
+void call_forward_launcher_16bit(void (*launcher)(const T* q, const T* k, const T* v, T* o, float* lse, int bh,
+                                                  int n_q, int n_k, int d, float scale, bool causal),
+                                 const LaunchArgs& args) {
+  launcher(args.input<T>(0), args.input<T>(1), args.input<T>(2), args.output<T>(0), args.output<float>(1),
+           args.size("bh"), args.size("n_q"), args.size("n_k"), args.size("d"),
+           static_cast<float>(scale_of(args.params)), args.params.at("causal") != 0);
+}
 void call_backward_launcher(BackwardLauncher launcher, const LaunchArgs& args);
 
 }  // namespace puzzle::puzzles::attention

@@ -12,10 +12,6 @@
 #include "launcher.hpp"
 #include "registry.hpp"
 
-// CUDA's type (cuda_bf16.h; the simulator's sim/include/cuda_bf16.h is the same struct): declared only,
-// so that this header compiles without CUDA and a launcher's name mangles the same in every build.
-struct __nv_bfloat16;
-
 namespace puzzle::puzzles::matmul {
 
 struct Shape {

@@ -28,9 +28,14 @@ struct Rows {
   bool ok(float got, double want) const {
     return compare_element(got, want, e.puzzle->tolerance) == Outcome::ok;
   }
+  // o's element (row, c) against `want`, with the judge's allowance for it (16-bit puzzles round P and o).
+  bool o_close(int64_t row, int64_t c, float got, double want) const {
+    const double allowance = e.allowance && !e.allowance->empty() ? (*e.allowance)[0][row * shape.d + c] : 0.0;
+    return compare_element(got, want, e.puzzle->tolerance, allowance) == Outcome::ok;
+  }
   bool o_ok(int64_t row) const {
     for (int64_t c = 0; c < shape.d; ++c) {
-      if (!ok(o(row)[c], want_o(row)[c])) return false;
+      if (!o_close(row, c, o(row)[c], want_o(row)[c])) return false;
     }
     return true;
   }
@@ -71,7 +76,7 @@ bool right_for(const Rows& rows, const Shape& other) {
       const int64_t row = h * other.n_q + i;
       if (!rows.ok(rows.lse(row), lse[i])) return false;
       for (int64_t c = 0; c < other.d; ++c) {
-        if (!rows.ok(rows.o(row)[c], o[i * other.d + c])) return false;
+        if (!rows.o_close(row, c, rows.o(row)[c], o[i * other.d + c])) return false;
       }
     }
   }
@@ -165,7 +170,7 @@ void o_not_normalized(const Rows& rows, std::vector<Diagnosis>& out) {
     if (!rows.lse_ok(r) || !std::isfinite(rows.want_lse(r))) return false;
     const double l = std::exp(rows.want_lse(r) - rows.max_score(r));  // the row's sum of exp(s - m)
     for (int64_t c = 0; c < rows.shape.d; ++c) {
-      if (!rows.ok(static_cast<float>(rows.o(r)[c] / l), rows.want_o(r)[c])) return false;
+      if (!rows.o_close(r, c, static_cast<float>(rows.o(r)[c] / l), rows.want_o(r)[c])) return false;
     }
     return true;
   });
@@ -200,7 +205,7 @@ void key_tail_unmasked(const Rows& rows, std::vector<Diagnosis>& out) {
     const double grew = static_cast<double>(rows.lse(r)) - rows.want_lse(r);
     if (!(grew > 0) || !std::isfinite(grew) || rows.lse_ok(r)) return false;
     for (int64_t c = 0; c < rows.shape.d; ++c) {
-      if (!rows.ok(static_cast<float>(rows.o(r)[c] * std::exp(grew)), rows.want_o(r)[c])) return false;
+      if (!rows.o_close(r, c, static_cast<float>(rows.o(r)[c] * std::exp(grew)), rows.want_o(r)[c])) return false;
     }
     // sum_j exp(s_j) grew by `extra`: whole keys of score 0 add 1 each, a sum l that missed a rescale adds
     // a fraction. Where float's lse cannot resolve a unit (large scores), the keys stay the likelier cause.

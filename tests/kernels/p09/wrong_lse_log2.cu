@@ -1,0 +1,5 @@
+// expect: failed
+// expect-diagnosis: lse_wrong_base
+// Wrong: lse = m + log2(l), base-2 units a kernel that works in exp2 forgot to convert back. o is right.
+#define logf log2f
+#include "correct_thread_per_row.cu"
