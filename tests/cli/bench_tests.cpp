@@ -53,6 +53,8 @@ TEST_CASE("bench options") {
   CHECK(o.timeout_s == 30.0);
   CHECK(o.backend == BackendRequest::gpu);
   CHECK_FALSE(o.solution);
+  CHECK(o.torch);
+  CHECK_FALSE(parse({"bench", "3", "--no-torch"}).command->bench.torch);
   CHECK(parse({"bench", "3", "--solution", "--file", "x.cu"}).exit_code == 2);
   CHECK(parse({"bench", "3", "--ladder"}).command->bench.ladder);
   CHECK(parse({"bench", "3", "--ladder", "--solution"}).exit_code == 2);
