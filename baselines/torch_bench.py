@@ -44,8 +44,11 @@ import warnings
 DTYPES = ("float32", "bfloat16", "float16")
 SHAPE_KEYS = {"softmax": ("rows", "cols"), "attention_forward": ("bh", "n_q", "n_k", "d"),
               "attention_backward": ("bh", "n_q", "n_k", "d")}
-SDPA_COLUMNS = {"SDPA flash": "FLASH_ATTENTION", "SDPA cuDNN": "CUDNN_ATTENTION",
-                "SDPA mem-efficient": "EFFICIENT_ATTENTION", "SDPA math": "MATH"}
+# Column -> the SDPA backend forced alone, and how SDPA names it when it says why it did not use it.
+SDPA_COLUMNS = {"SDPA flash": ("FLASH_ATTENTION", "flash attention"),
+                "SDPA cuDNN": ("CUDNN_ATTENTION", "cudnn attention"),
+                "SDPA mem-efficient": ("EFFICIENT_ATTENTION", "memory efficient"),
+                "SDPA math": ("MATH", "math")}
 MIN_SPIN_US = 20  # the child's busy-wait (harness/child/busy_wait.hpp)
 MAX_SPIN_US = 20_000
 HEADROOM_BYTES = 1 << 30  # left free while input copies are made, as in bench.cpp
@@ -118,7 +121,7 @@ def few_words(message):
     if dtypes:
         return "needs " + " or ".join(name.strip() for name in dtypes.group(1).split(","))
     lines = message.strip().splitlines()
-    first = re.split(r"(?<=\.)\s", lines[0])[0] if lines else "refused"
+    first = re.split(r"(?<=\.)\s", lines[0])[0].rstrip(".") if lines else "refused"
     return first if len(first) <= 80 else first[:77] + "..."
 
 
@@ -196,7 +199,17 @@ def input_copies(torch, make, set_bytes):
     return sets
 
 
-def outcome(torch, measure):
+def refusal_reason(messages, backend_name, error):
+    """Why SDPA refused a backend. Refusing, it warns for each fused backend, whichever was asked for,
+    "<name> kernel not used because:" followed by the first check that failed, then raises "No available
+    kernel": the reason is the warning after the header of the backend asked for."""
+    for header, reason in zip(messages, messages[1:]):
+        if "not used because" in header and backend_name in header.lower() and "not used because" not in reason:
+            return few_words(reason)
+    return few_words(str(error))
+
+
+def outcome(torch, measure, backend_name=""):
     """{"ms": median} or {"error": why}, with SDPA's warnings read for the reason it gives."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -205,10 +218,7 @@ def outcome(torch, measure):
         except torch.cuda.OutOfMemoryError:
             result = {"error": "out of memory"}
         except RuntimeError as error:
-            # SDPA warns "<backend> kernel not used because:", then the check that failed, then raises
-            # "No available kernel": the check's warning is the reason.
-            reasons = [str(w.message) for w in caught if "not used because" not in str(w.message)]
-            result = {"error": few_words(reasons[0] if reasons else str(error))}
+            result = {"error": refusal_reason([str(w.message) for w in caught], backend_name, error)}
         except Exception as error:  # anything else still leaves the other columns and shapes timed
             result = {"error": few_words(f"{type(error).__name__}: {error}")}
     torch.cuda.empty_cache()  # the copies are gone with measure()'s frame: give their memory back
@@ -260,9 +270,9 @@ def attention_results(torch, timer, dtype, shape, backward):
         return timer.median_ms(call, copies)
 
     results = {}
-    for column, backend in SDPA_COLUMNS.items():
+    for column, (backend, backend_name) in SDPA_COLUMNS.items():
         with sdpa_kernel([getattr(SDPBackend, backend)]):
-            results[column] = outcome(torch, measure)
+            results[column] = outcome(torch, measure, backend_name)
     return results
 
 

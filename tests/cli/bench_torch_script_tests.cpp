@@ -187,6 +187,26 @@ TEST_SUITE("bench_torch") {
     CHECK(refusal(bad) == "torch_bench.py refused the request: unknown keys: repeats");
 
     const auto script = build_config().source_dir / "baselines" / "torch_bench.py";
+    // SDPA's warnings when a backend forced alone refuses (torch 2.11 on an H100, fp32): a header and the
+    // failed check per fused backend, whichever was asked for. Each column takes its own backend's reason.
+    const std::string refusals =
+        "import torch_bench as t\n"
+        "w = ['Memory efficient kernel not used because:', 'Memory Efficient attention has been runtime "
+        "disabled.',\n"
+        "     'Flash attention kernel not used because:', 'Expected query, key and value to all be of dtype: "
+        "{Half, BFloat16}. Got Query dtype: float, Key dtype: float, and Value dtype: float instead. "
+        "(Triggered "
+        "internally at sdp_utils.cpp:1.)',\n"
+        "     'CuDNN attention kernel not used because:', 'cuDNN attention needs a head dim of at most 128. "
+        "More.']\n"
+        "print(t.refusal_reason(w, 'flash attention', 'No available kernel'))\n"
+        "print(t.refusal_reason(w, 'cudnn attention', 'No available kernel'))\n"
+        "print(t.refusal_reason(w[:2], 'flash attention', 'No available kernel. Aborting execution.'))\n";
+    const ScopedEnv path("PYTHONPATH", script.parent_path().string());
+    const CapturedRun reasons = run_captured({"python3", "-c", refusals}, milliseconds(20000));
+    CHECK(reasons.output ==
+          "needs Half or BFloat16\ncuDNN attention needs a head dim of at most 128\nNo available kernel\n");
+
     const CapturedRun with_argument =
         run_captured({"python3", script.string(), "--help"}, milliseconds(20000));
     CHECK(with_argument.status.code == 2);

@@ -16,6 +16,13 @@ std::string right(std::string text, size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
+// The shape column: wide enough for the longest name ("d128_n16384_causal"), so that the rows align.
+size_t shape_width(const BenchReport& report) {
+  size_t width = kShapeWidth;
+  for (const TestCase* shape : report.shapes) width = std::max(width, shape->name.size() + 2);
+  return width;
+}
+
 bool shows_memory(const BenchReport& report) {
   return std::any_of(report.kernels.begin(), report.kernels.end(), [](const BenchKernel& k) {
     return std::any_of(k.timings.begin(), k.timings.end(),
@@ -77,7 +84,8 @@ void print_table(std::ostream& out, Style style, const BenchReport& report) {
   std::vector<BenchSeries> shown, untimed;
   for (const BenchSeries& series : bench_series(report))
     (series.torch && never_timed(series) ? untimed : shown).push_back(series);
-  std::string title = padded("shape", kShapeWidth), units = std::string(kShapeWidth, ' ');
+  const size_t shape_column = shape_width(report);
+  std::string title = padded("shape", shape_column), units = std::string(shape_column, ' ');
   for (const BenchSeries& series : shown) {
     const auto columns = columns_of(report, series);
     title += "  " + padded(series.label, columns.size() * kColumnWidth);
@@ -86,7 +94,7 @@ void print_table(std::ostream& out, Style style, const BenchReport& report) {
   }
   out << style(title, Tone::bold) << "\n" << style(units, Tone::dim) << "\n";
   for (size_t s = 0; s < report.shapes.size(); ++s) {
-    out << padded(report.shapes[s]->name, kShapeWidth);
+    out << padded(report.shapes[s]->name, shape_column);
     for (const BenchSeries& series : shown) {
       out << "  ";
       for (const auto& cell : cells_of(report, series, series.timings[s], columns_of(report, series).size()))
@@ -175,7 +183,7 @@ void print_bench_kernel(std::ostream& out, Style style, const BenchKernel& kerne
 
 void print_bench_shape(std::ostream& out, Style style, const BenchReport& report, const TestCase& shape,
                        const BenchTiming& timing) {
-  out << "  " << padded(shape.name, kShapeWidth);
+  out << "  " << padded(shape.name, shape_width(report));
   if (timing.time_ms) {
     out << style(fixed(*timing.time_ms, *timing.time_ms < 1 ? 3 : 2) + " ms  " + fixed(*timing.rate, 1) +
                      " " + report.metric,
@@ -200,9 +208,10 @@ void print_bench_torch_shape(std::ostream& out, Style style, const BenchReport& 
     figures += (figures.empty() ? "" : ", ") + column.label + " ";
     figures += t.time_ms ? fixed(*t.time_ms, *t.time_ms < 1 ? 3 : 2) + " ms  " + fixed(*t.rate, 1) + " " +
                                report.metric
-                         : t.problem;
+               : t.problem.starts_with("n/a") ? "n/a"
+                                              : t.problem;  // the reason comes under the table
   }
-  out << "  " << padded(shape.name, kShapeWidth) << style(figures, Tone::dim) << "\n";
+  out << "  " << padded(shape.name, shape_width(report)) << style(figures, Tone::dim) << "\n";
   out.flush();
 }
 
