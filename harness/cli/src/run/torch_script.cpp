@@ -42,10 +42,11 @@ std::vector<std::string> new_lines(const std::filesystem::path& file, size_t& of
 // The last non-empty line of the script's stderr: a traceback's last line names the exception.
 std::string last_words(const std::filesystem::path& file) {
   const std::string text = read_clipped(file, 0, 4096);
-  size_t end = text.find_last_not_of(" \n\r\t");
+  const size_t end = text.find_last_not_of(" \n\r\t");
   if (end == std::string::npos) return "";
-  const size_t start = text.find_last_of('\n', end);
-  std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start + 1));
+  const size_t newline = text.find_last_of('\n', end);
+  const size_t start = newline == std::string::npos ? 0 : newline + 1;
+  const std::string line = text.substr(start, end + 1 - start);
   return line.size() > kReasonChars ? line.substr(0, kReasonChars) + "..." : line;
 }
 
