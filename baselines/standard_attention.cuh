@@ -88,11 +88,10 @@ inline bool batched_gemm_bf16(cublasHandle_t handle, cublasOperation_t ta, cubla
   const float beta = 0.0f;
   const int lda = ta == CUBLAS_OP_N ? k : m;
   const int ldb = tb == CUBLAS_OP_N ? n : k;
-  return cublas_ok(cublasGemmStridedBatchedEx(handle, tb, ta, n, m, k, &alpha, b, CUDA_R_16BF, ldb,
-                                              static_cast<long long>(k) * n, a, CUDA_R_16BF, lda,
-                                              static_cast<long long>(m) * k, &beta, c, c_type, n,
-                                              static_cast<long long>(m) * n, batch, CUBLAS_COMPUTE_32F,
-                                              CUBLAS_GEMM_DEFAULT),
+  return cublas_ok(cublasGemmStridedBatchedEx(
+                       handle, tb, ta, n, m, k, &alpha, b, CUDA_R_16BF, ldb, static_cast<long long>(k) * n, a,
+                       CUDA_R_16BF, lda, static_cast<long long>(m) * k, &beta, c, c_type, n,
+                       static_cast<long long>(m) * n, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmStridedBatchedEx");
 }
 

@@ -9,10 +9,6 @@
 namespace puzzle::child {
 namespace {
 
-// What the timed runs of one case may take together: well inside the default case timeout (10 s), which
-// also covers the correctness run.
-constexpr float kTimingBudgetMs = 2000;
-
 // Memory left to the learner's own scratch allocations while the copies exist.
 constexpr size_t kHeadroomBytes = size_t{1} << 30;
 
@@ -98,8 +94,9 @@ cudaError_t time_launcher(const protocol::Job& job, const LaunchArgs& args,
   float probe_ms = 0;
   if (const cudaError_t error = timed_run(probe_ms); error != cudaSuccess) return error;
   // A correct but slow kernel must still finish well inside the case timeout: fewer runs, not a timeout.
-  const int reps = std::clamp(static_cast<int>(kTimingBudgetMs / std::max(probe_ms, 1e-3f)), 1, job.reps);
-  const int warmup = probe_ms * (job.warmup + reps) <= kTimingBudgetMs ? job.warmup - 1 : 0;
+  const int reps =
+      std::clamp(static_cast<int>(protocol::kTimingBudgetMs / std::max(probe_ms, 1e-3f)), 1, job.reps);
+  const int warmup = probe_ms * (job.warmup + reps) <= protocol::kTimingBudgetMs ? job.warmup - 1 : 0;
   for (int i = 0; i < warmup; ++i) puzzle_call_launcher(rotation.sets[next++ % copies]);
   if (const cudaError_t error = launch_error(); error != cudaSuccess) return error;
 

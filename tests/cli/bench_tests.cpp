@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <sstream>
+
+#include "bench_console.hpp"
 #include "bench_files.hpp"
 #include "bench_pipeline.hpp"
 #include "build_config.hpp"
@@ -53,6 +56,8 @@ TEST_CASE("bench options") {
   CHECK(o.timeout_s == 30.0);
   CHECK(o.backend == BackendRequest::gpu);
   CHECK_FALSE(o.solution);
+  CHECK(o.torch);
+  CHECK_FALSE(parse({"bench", "3", "--no-torch"}).command->bench.torch);
   CHECK(parse({"bench", "3", "--solution", "--file", "x.cu"}).exit_code == 2);
   CHECK(parse({"bench", "3", "--ladder"}).command->bench.ladder);
   CHECK(parse({"bench", "3", "--ladder", "--solution"}).exit_code == 2);
@@ -93,6 +98,30 @@ TEST_CASE("the chart is wide enough for its legend with one shape (--shape)") {
   const std::string svg = bench_chart_svg(one);
   const double width = std::stod(svg.substr(svg.find("width=\"") + 7));
   CHECK(width >= 70 + 150 * 3);  // the third legend entry starts at x = 370
+}
+
+TEST_CASE("the table's shape column fits the longest shape name, so that its rows align") {
+  BenchReport r{.command = "puzzle bench 5"};
+  r.spec = puzzle::find_puzzle(5);
+  r.backend = Backend::gpu;
+  r.metric = "TFLOP/s";
+  for (const auto& shape : r.spec->sweep) {
+    if (shape.name == "d64_n512" || shape.name == "d128_n16384_causal") r.shapes.push_back(&shape);
+  }
+  REQUIRE(r.shapes.size() == 2);
+  r.kernels = {
+      {.label = "solution", .timings = {{.time_ms = 1.0, .rate = 30.0}, {.time_ms = 90.0, .rate = 33.0}}}};
+  std::ostringstream out;
+  print_bench_results(out, Style(false), r);
+  std::istringstream lines(out.str());
+  std::vector<std::string> table;
+  for (std::string line; std::getline(lines, line);) table.push_back(line);
+  REQUIRE(table.size() >= 5);  // a blank line, the title, the units, a row per shape
+  CAPTURE(out.str());
+  CHECK(table[3].starts_with("d64_n512 "));
+  CHECK(table[4].starts_with("d128_n16384_causal "));
+  CHECK(table[3].size() == table[2].size());
+  CHECK(table[4].size() == table[2].size());
 }
 
 TEST_CASE("the JSON has every kernel's figure or problem per shape") {

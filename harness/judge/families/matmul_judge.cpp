@@ -31,7 +31,7 @@ void reference(const Params& p, const Buffers& in, RefBuffers& out) {
 // the largest with a few extra bits and truncate, stay within k 2^-23 of it (sim/include/sim/mma_model.h).
 // We allow twice that, k 2^-22 ||a_i|| ||b_j|| (Cauchy-Schwarz bounds sum |a_x b_x| by the rows' norms, at
 // O(k) per row instead of O(k) per element). Wrong kernels are off by far more: one product of 16 missing
-// moves c by ~1, a sum kept in bf16 by ~|c| 2^-9, against 64 * 2^-22 * 8 * 8 = 1e-3 at k = 64.
+// moves c by ~1, a sum kept in bf16 by up to |c| 2^-8, against 64 * 2^-22 * 8 * 8 = 1e-3 at k = 64.
 void allowance(const Params& p, const Buffers& in, RefBuffers& out) {
   const Shape s = shape_of(p);
   const auto norms = [&](const float* rows, int64_t count) {

@@ -67,10 +67,11 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   return *reinterpret_cast<uint32_t*>(&two);
 }
 
-// A block: kWarps warps of kMT m16 tiles (16 kMT query rows each), key tiles of kKeys, head dim D.
-template <int D_, int kWarps_, int kMT_, int kKeys_, bool kQInRegs_, int kMinBlocks_>
+// A block: kWarps warps of kMT m16 tiles (16 kMT query rows each), key tiles of kKeys staged at once and
+// processed kSub at a time, head dim D.
+template <int D_, int kWarps_, int kMT_, int kKeys_, int kSub_, bool kQInRegs_, int kMinBlocks_>
 struct Config {
-  static constexpr int D = D_, kWarps = kWarps_, kMT = kMT_, kKeys = kKeys_, kMinBlocks = kMinBlocks_;
+  static constexpr int D = D_, kWarps = kWarps_, kMT = kMT_, kKeys = kKeys_, kSub = kSub_, kMinBlocks = kMinBlocks_;
   static constexpr bool kQInRegs = kQInRegs_;
   static constexpr int kThreads = 32 * kWarps, kRows = 16 * kMT * kWarps;
   static constexpr int kRowBytes = 2 * D, kChunks = D / 8;  // a row: D / 8 swizzled chunks of 16 bytes
@@ -80,18 +81,18 @@ struct Config {
   static_assert(kRowsPerPass % 8 == 0 && kKeys % kRowsPerPass == 0 && kRows % kRowsPerPass == 0, "copy");
 };
 
-// Starts copying rows first .. first + kCount - 1 of an [n, D] matrix into the swizzled tile at shared
-// address `tile`: thread tid copies chunk tid % kChunks of rows tid / kChunks + p kRowsPerPass; all of
-// them have the same row % 8, so one swizzled offset serves every pass. Rows past n: zeros.
-template <class C, int kCount>
-__device__ __forceinline__ void load_rows(uint32_t tile, const __nv_bfloat16* src, int first, int n) {
-  const int c = threadIdx.x % C::kChunks, r0 = threadIdx.x / C::kChunks;
-  const uint32_t dst = tile + r0 * C::kRowBytes + ((c ^ (r0 % 8)) << 4);
+// Starts copying kCount rows of an [n, D] matrix into the swizzled tile at shared address `tile`. Thread
+// tid copies chunk c = tid % kChunks of rows r0 = tid / kChunks, r0 + kRowsPerPass, ...: all of them have
+// the same row % 8, so one swizzled offset (dst) and one source (src, at row r0 of the tile) serve every
+// pass, with constant offsets. kFull: all rows exist; else rows >= rows_left (counted from r0) become
+// zeros, their source clamped to `valid` (a source size of 0 reads nothing, the address must still be valid).
+template <class C, int kCount, bool kFull>
+__device__ __forceinline__ void load_rows(uint32_t dst, const __nv_bfloat16* src, int rows_left,
+                                          const __nv_bfloat16* valid) {
 #pragma unroll
   for (int p = 0; p < kCount / C::kRowsPerPass; ++p) {
-    const int row = first + r0 + p * C::kRowsPerPass;
-    const bool inside = row < n;
-    cp_async_16(dst + p * C::kRowsPerPass * C::kRowBytes, src + static_cast<size_t>(inside ? row : 0) * C::D + c * 8,
+    const bool inside = kFull || p * C::kRowsPerPass < rows_left;
+    cp_async_16(dst + p * C::kRowsPerPass * C::kRowBytes, inside ? src + p * C::kRowsPerPass * C::D : valid,
                 inside ? 16 : 0);
   }
 }
@@ -103,8 +104,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
                         int n_q, int n_k, float scale_log2, bool causal) {
   constexpr int D = C::D, kMT = C::kMT, kKeys = C::kKeys, kRowBytes = C::kRowBytes;
   constexpr int kKS = D / 16;     // 16-column slices of Q K^T
-  constexpr int kKP = kKeys / 16;  // 16-key slices of P V (and key pairs of n8 tiles of S)
-  constexpr int kNB = kKeys / 8;   // n8 tiles of S
+  constexpr int kSub = C::kSub;    // keys per online-softmax step (a tile of kKeys is staged at once)
+  constexpr int kKP = kSub / 16;   // 16-key slices of P V (and key pairs of n8 tiles of S)
+  constexpr int kNB = kSub / 8;    // n8 tiles of S
   constexpr int kDB = D / 8;       // n8 tiles of O
   extern __shared__ __align__(128) uint8_t smem[];
   const uint32_t s_q = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
@@ -130,17 +132,33 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   //   Q (A operand): rows lane % 16, chunk 2 ks + lane / 16;
   //   K (B operand, two n8 tiles): rows lane % 8 + 8 (lane / 16), chunk 2 ks + (lane / 8) % 2;
   //   V (.trans, two n8 tiles of O): rows lane % 8 + 8 ((lane / 8) % 2), chunk 2 dp + lane / 16.
-  // Chunk (2 s + b) of a row with row % 8 = x is stored at (2 s + b) ^ x = (b ^ x) ^ 2 s.
-  const uint32_t q_row = s_q + (warp_row + lane % 16) * kRowBytes, q_chunk = (lane / 16) ^ (lane % 8);
-  const uint32_t k_row = (lane % 8 + lane / 16 * 8) * kRowBytes, k_chunk = (lane / 8 % 2) ^ (lane % 8);
-  const uint32_t v_row = (lane % 8 + lane / 8 % 2 * 8) * kRowBytes + C::kKVBytes, v_chunk = (lane / 16) ^ (lane % 8);
+  // Chunk (2 s + b) of a row with row % 8 = x is stored at (2 s + b) ^ x = (b ^ x) ^ 2 s: the lane's byte
+  // offset row * kRowBytes + 16 (b ^ x) XOR 32 s (which changes only bits below kRowBytes).
+  const uint32_t q_off = (warp_row + lane % 16) * kRowBytes + (((lane / 16) ^ (lane % 8)) << 4);
+  const uint32_t k_off = (lane % 8 + lane / 16 * 8) * kRowBytes + (((lane / 8 % 2) ^ (lane % 8)) << 4);
+  const uint32_t v_off = (lane % 8 + lane / 8 % 2 * 8) * kRowBytes + (((lane / 16) ^ (lane % 8)) << 4);
+
+  // The thread's copies: chunk copy_c of rows copy_r, copy_r + kRowsPerPass, ... of a tile.
+  const int copy_c = threadIdx.x % C::kChunks, copy_r = threadIdx.x / C::kChunks;
+  const uint32_t copy_dst = copy_r * kRowBytes + ((copy_c ^ (copy_r % 8)) << 4);
+  const int copy_src = copy_r * D + copy_c * 8;
+  auto load_kv = [&](int tile, uint32_t stage) {  // K and V rows tile * kKeys .. + kKeys - 1
+    const int first = tile * kKeys;
+    const __nv_bfloat16 *k_src = k + static_cast<size_t>(first) * D + copy_src,
+                        *v_src = v + static_cast<size_t>(first) * D + copy_src;
+    if (first + kKeys <= n_k) {
+      load_rows<C, kKeys, true>(stage + copy_dst, k_src, 0, k);
+      load_rows<C, kKeys, true>(stage + C::kKVBytes + copy_dst, v_src, 0, v);
+    } else {
+      load_rows<C, kKeys, false>(stage + copy_dst, k_src, n_k - first - copy_r, k);
+      load_rows<C, kKeys, false>(stage + C::kKVBytes + copy_dst, v_src, n_k - first - copy_r, v);
+    }
+  };
 
   // Prologue: Q and tile 0 of K and V, then (if kept in registers) the warp's Q fragments.
-  load_rows<C, C::kRows>(s_q, q, first_row, n_q);
-  if (tiles > 0) {
-    load_rows<C, kKeys>(s_kv, k, 0, n_k);
-    load_rows<C, kKeys>(s_kv + C::kKVBytes, v, 0, n_k);
-  }
+  load_rows<C, C::kRows, false>(s_q + copy_dst, q + static_cast<size_t>(first_row) * D + copy_src,
+                                n_q - first_row - copy_r, q);
+  if (tiles > 0) load_kv(0, s_kv);
   cp_async_commit();
   cp_async_wait<0>();
   __syncthreads();
@@ -149,11 +167,12 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-      for (int ks = 0; ks < kKS; ++ks) ldmatrix_x4(q_frag[mt][ks], q_row + mt * 16 * kRowBytes + ((q_chunk ^ (2 * ks)) << 4));
+      for (int ks = 0; ks < kKS; ++ks) ldmatrix_x4(q_frag[mt][ks], s_q + (q_off ^ (32 * ks)) + mt * 16 * kRowBytes);
   }
 
   float acc[kMT][kDB][4];  // O: lane's rows g ([0], [1]) and g + 8 ([2], [3]) of each m16, cols 8 n + 2t, +1
-  float m[kMT][2], l[kMT][2];  // raw-score max; this lane's share of the sum (the quad adds at the end)
+  // m: the row's max score times scale log2(e); l: this lane's share of the row's sum (the quad adds at the end).
+  float m[kMT][2], l[kMT][2];
 #pragma unroll
   for (int mt = 0; mt < kMT; ++mt) {
 #pragma unroll
@@ -162,21 +181,10 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     l[mt][0] = l[mt][1] = 0.0f;
   }
 
-  // One key tile: wait for it, start the next, S = Q K^T, (mask), online softmax, O += P V.
-  auto step = [&](int tile, auto masked) {
+  // kSub keys of the staged tile (its keys sub0 .. sub0 + kSub - 1, key0 in the head): S = Q K^T, (mask),
+  // the online softmax, O += P V.
+  auto sub_tile = [&](uint32_t stage, int key0, int sub0, auto masked) {
     constexpr bool kMask = decltype(masked)::value;
-    if (tile > 0) {
-      cp_async_wait<0>();  // this thread's copies of tile `tile` have landed
-      __syncthreads();     // everyone's; and every warp is done with tile - 1, whose stage is refilled now
-    }
-    if (tile + 1 < tiles) {
-      const uint32_t next = s_kv + (tile + 1) % 2 * 2 * C::kKVBytes;
-      load_rows<C, kKeys>(next, k, (tile + 1) * kKeys, n_k);
-      load_rows<C, kKeys>(next + C::kKVBytes, v, (tile + 1) * kKeys, n_k);
-      cp_async_commit();
-    }
-    const uint32_t stage = s_kv + tile % 2 * 2 * C::kKVBytes;
-
     // S = Q K^T. Unit u = (slice ks, key pair jp): one ldmatrix.x4 of K, 2 kMT mma. K's fragments one
     // unit ahead; Q's (from shared memory) one slice ahead.
     float s[kMT][kNB][4];
@@ -186,11 +194,11 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       for (int j = 0; j < kNB; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.0f;
     uint32_t kb[2][4], qs[2][kMT][4];
     auto load_k = [&](uint32_t (&r)[4], int u) {
-      ldmatrix_x4(r, stage + k_row + u % kKP * 16 * kRowBytes + ((k_chunk ^ (2 * (u / kKP))) << 4));
+      ldmatrix_x4(r, stage + (k_off ^ (32 * (u / kKP))) + (sub0 + u % kKP * 16) * kRowBytes);
     };
     auto load_q = [&](uint32_t (&r)[kMT][4], int ks) {
 #pragma unroll
-      for (int mt = 0; mt < kMT; ++mt) ldmatrix_x4(r[mt], q_row + mt * 16 * kRowBytes + ((q_chunk ^ (2 * ks)) << 4));
+      for (int mt = 0; mt < kMT; ++mt) ldmatrix_x4(r[mt], s_q + (q_off ^ (32 * ks)) + mt * 16 * kRowBytes);
     };
     if constexpr (!C::kQInRegs) load_q(qs[0], 0);
     load_k(kb[0], 0);
@@ -208,15 +216,15 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       }
     }
 
-    // Masks (tiles across the diagonal or the end of the keys only): key 8j + 2t + e % 2 of the tile,
-    // row g + 8 (e / 2) of m16 tile mt: -inf past its last key.
+    // Masks (tiles across the diagonal or the end of the keys only): key key0 + 8j + 2t + e of the
+    // sub-tile, row g + 8r of m16 tile mt: -inf past the row's last key.
     if constexpr (kMask) {
 #pragma unroll
       for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
         for (int r = 0; r < 2; ++r) {
           const int row = first_row + warp_row + mt * 16 + g + 8 * r;
-          const int end = (causal ? min(n_k, max(0, row + diagonal + 1)) : n_k) - tile * kKeys - 2 * t;
+          const int end = (causal ? min(n_k, max(0, row + diagonal + 1)) : n_k) - key0 - 2 * t;
 #pragma unroll
           for (int j = 0; j < kNB; ++j)
 #pragma unroll
@@ -225,8 +233,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         }
     }
 
-    // Online softmax, rows g (r = 0) and g + 8 (r = 1) of each m16: quad max, rescale, exp2, pack P.
-    uint32_t p[kMT][kKP][4];
+    // Online softmax of rows g (r = 0) and g + 8 (r = 1) of each m16: quad max, new max, rescale.
+    float rescale[kMT][2];
+    bool moved = false;
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
@@ -236,27 +245,44 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         for (int j = 0; j < kNB; ++j) tile_max = fmaxf(tile_max, fmaxf(s[mt][j][2 * r], s[mt][j][2 * r + 1]));
         tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
         tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-        const float m_new = fmaxf(m[mt][r], tile_max);
+        const float m_new = fmaxf(m[mt][r], tile_max * scale_log2);
         // Only a masked tile can leave a row without any key so far (m = -inf): subtract 0 there.
-        const float base = (kMask && m_new == -INFINITY) ? 0.0f : m_new * scale_log2;
-        const float rescale = exp2f(m[mt][r] * scale_log2 - base);
+        const float base = (kMask && m_new == -INFINITY) ? 0.0f : m_new;
+        rescale[mt][r] = exp2f(m[mt][r] - base);
+        moved |= m_new != m[mt][r];
         m[mt][r] = m_new;
-        l[mt][r] *= rescale;
+        l[mt][r] *= rescale[mt][r];
+      }
+    // O *= rescale, skipped (exactly: every factor is 1) when no row of the warp has a new max, as is
+    // most often the case once a row has seen a few hundred keys.
+    if (__any_sync(0xffffffffu, moved)) {
 #pragma unroll
-        for (int n = 0; n < kDB; ++n) acc[mt][n][2 * r] *= rescale, acc[mt][n][2 * r + 1] *= rescale;
+      for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-        for (int j = 0; j < kNB; ++j) {
+        for (int n = 0; n < kDB; ++n)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[mt][n][e] *= rescale[mt][e / 2];
+    }
+    // p = 2^(s scale log2(e) - m scale log2(e)), summed into l and packed as bf16 A fragments:
+    // keys 16kk .. +15 are s[2kk] (a0: row g, a1: row g + 8) and s[2kk + 1] (a2, a3).
+    uint32_t p[kMT][kKP][4];
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+      for (int j = 0; j < kNB; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          const float base = (kMask && m[mt][r] == -INFINITY) ? 0.0f : m[mt][r];
           const float p0 = exp2f(fmaf(s[mt][j][2 * r], scale_log2, -base));
           const float p1 = exp2f(fmaf(s[mt][j][2 * r + 1], scale_log2, -base));
           l[mt][r] += p0 + p1;
-          p[mt][j / 2][j % 2 * 2 + r] = pack_bf16(p0, p1);  // A fragment: a0 (g, 2t), a1 (g + 8), a2, a3 (+8 keys)
+          p[mt][j / 2][j % 2 * 2 + r] = pack_bf16(p0, p1);
         }
-      }
 
     // O += P V. Unit u = (16-key slice kk, column pair dp): one ldmatrix.x4.trans of V, 2 kMT mma.
     uint32_t vb[2][4];
     auto load_v = [&](uint32_t (&r)[4], int u) {
-      ldmatrix_x4_trans(r, stage + v_row + u / (D / 16) * 16 * kRowBytes + ((v_chunk ^ (2 * (u % (D / 16)))) << 4));
+      ldmatrix_x4_trans(r, stage + C::kKVBytes + (v_off ^ (32 * (u % (D / 16)))) + (sub0 + u / (D / 16) * 16) * kRowBytes);
     };
     load_v(vb[0], 0);
 #pragma unroll
@@ -269,6 +295,21 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         mma_bf16(acc[mt][2 * dp + 1], p[mt][kk], vb[u % 2][2], vb[u % 2][3]);
       }
     }
+  };
+
+  // One key tile: wait for it, start the next, then its sub-tiles of kSub keys.
+  auto step = [&](int tile, auto masked) {
+    if (tile > 0) {
+      cp_async_wait<0>();  // this thread's copies of tile `tile` have landed
+      __syncthreads();     // everyone's; and every warp is done with tile - 1, whose stage is refilled now
+    }
+    if (tile + 1 < tiles) {
+      load_kv(tile + 1, s_kv + (tile + 1) % 2 * 2 * C::kKVBytes);
+      cp_async_commit();
+    }
+    const uint32_t stage = s_kv + tile % 2 * 2 * C::kKVBytes;
+#pragma unroll
+    for (int sub = 0; sub < kKeys / kSub; ++sub) sub_tile(stage, tile * kKeys + sub * kSub, sub * kSub, masked);
   };
   int tile = 0;
   for (; tile < unmasked; ++tile) step(tile, Flag<false>{});
@@ -292,7 +333,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         *reinterpret_cast<uint32_t*>(smem + local * kRowBytes + ((n ^ g) << 4) + 4 * t) =
             pack_bf16(acc[mt][n][2 * r] * inv, acc[mt][n][2 * r + 1] * inv);
       if (t == 0 && first_row + local < n_q)
-        lse[first_row + local] = sum > 0.0f ? kLn2 * (m[mt][r] * scale_log2 + log2f(sum)) : -INFINITY;
+        lse[first_row + local] = sum > 0.0f ? kLn2 * (m[mt][r] + log2f(sum)) : -INFINITY;
     }
   __syncwarp();
 #pragma unroll
@@ -314,8 +355,8 @@ void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16*
 
 // d = 64: 4 warps x 32 rows, key tiles of 128, Q in registers; d = 128: 4 warps x 32 rows, key tiles of
 // 64, Q from shared memory. 2 blocks per SM (8 warps).
-using Fast64 = Config<64, 4, 2, 64, true, 2>;
-using Fast128 = Config<128, 4, 2, 64, false, 2>;
+using Fast64 = Config<64, 4, 2, 128, 64, true, 2>;
+using Fast128 = Config<128, 4, 2, 64, 32, false, 2>;
 
 }  // namespace
 

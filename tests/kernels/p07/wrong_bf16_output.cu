@@ -1,7 +1,7 @@
 // expect: failed
 // expect-diagnosis: sixteen_bit_rounding
 // Wrong: each accumulator is rounded to bf16 before it is stored, as if c were a bf16 matrix: off by up to
-// 2^-9 of each value, far beyond the rounding of k float additions.
+// 2^-8 of each value, far beyond the rounding of k float additions.
 #include "warp_tile.cuh"
 
 struct Bf16Store {

@@ -25,6 +25,9 @@ int bench_command(const Command& command, const BuildConfig& config, Style style
       .kernel_started = [&](const BenchKernel& k) { print_bench_kernel(out, style, k, options.verbose); },
       .shape_timed = [&](const BenchReport& r, const TestCase& shape,
                          const BenchTiming& t) { print_bench_shape(out, style, r, shape, t); },
+      .torch_started = [&](const std::string& command) { print_bench_torch(out, command); },
+      .torch_shape_timed = [&](const BenchReport& r, const TestCase& shape, const TorchColumns& torch,
+                               size_t index) { print_bench_torch_shape(out, style, r, shape, torch, index); },
   };
   BenchReport report = run_bench(options, command.text, config, observer);
   const auto fail_to_write = [&](const std::string& what, const std::exception& e) {

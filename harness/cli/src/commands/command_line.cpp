@@ -47,7 +47,8 @@ void add_check(CLI::App& app, Command& command) {
   auto* solution =
       check->add_flag("--solution", o.solution,
                       "Check the clear reference solution (NN_slug/solutions/1_clear.cu) instead of yours");
-  check->add_option("--file", o.file, "Check this file instead of puzzles/NN_slug/NN_slug.cu")->excludes(solution);
+  check->add_option("--file", o.file, "Check this file instead of puzzles/NN_slug/NN_slug.cu")
+      ->excludes(solution);
   check->add_option("--json", o.json, "Also write a machine-readable report to this file");
   check->add_option("--timeout", o.timeout_s, kCaseTimeoutHelp)->check(CLI::PositiveNumber);
   check->add_option("--case", o.cases, "Run only this case (repeatable)");
@@ -70,8 +71,8 @@ void add_bench(CLI::App& app, Command& command) {
   add_backend_option(*bench, o.backend);
   auto* solution = bench->add_flag("--solution", o.solution,
                                    "Time only the fastest reference solution (and the baseline)");
-  auto* file =
-      bench->add_option("--file", o.file, "Time this file instead of puzzles/NN_slug/NN_slug.cu")->excludes(solution);
+  auto* file = bench->add_option("--file", o.file, "Time this file instead of puzzles/NN_slug/NN_slug.cu")
+                   ->excludes(solution);
   bench
       ->add_flag("--ladder", o.ladder,
                  "Time every version of the solution ladder (puzzles/NN_slug/solutions/), side by side")
@@ -82,6 +83,8 @@ void add_bench(CLI::App& app, Command& command) {
   bench->add_option("--timeout", o.timeout_s, "Seconds per shape and kernel (default: 120)")
       ->check(CLI::PositiveNumber);
   bench->add_option("--shape", o.shapes, "Time only this shape (repeatable), e.g. 8192x8192");
+  bench->add_flag("!--no-torch", o.torch,
+                  "Leave out PyTorch's columns (torch.softmax, SDPA), timed by baselines/torch_bench.py");
   bench->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
   bench->callback([&command] { command.kind = CommandKind::bench; });
 }

@@ -37,6 +37,7 @@ struct BenchOptions {
   std::optional<std::filesystem::path> svg;  // the chart; .puzzle/bench_<NN>.svg when absent
   std::optional<double> timeout_s;           // per shape and kernel
   std::vector<std::string> shapes;           // only these (by name); all when empty
+  bool torch = true;                         // PyTorch's columns, where torch and a CUDA device answer
   bool verbose = false;
 };
 

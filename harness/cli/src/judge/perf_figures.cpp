@@ -11,6 +11,11 @@ double per_second(double amount, double time_ms) {
 
 }  // namespace
 
+double bench_rate(const PuzzleSpec& puzzle, const Params& params, double time_ms) {
+  return puzzle.flops ? per_second(puzzle.flops(params), time_ms) / 1e12
+                      : per_second(puzzle.min_bytes(params), time_ms) / 1e9;
+}
+
 std::string format_bytes(double bytes) {
   const char* units[] = {"B", "KB", "MB", "GB", "TB"};
   int unit = 0;

@@ -18,6 +18,9 @@ void add_comparisons(const PuzzleSpec& puzzle, const DeviceInfo& device,
 std::optional<std::string> minimum_traffic_note(const PuzzleSpec& puzzle, const TestCase& test,
                                                 const nlohmann::json& sim_report);
 
+// `puzzle bench`'s figure for a time on a shape: TFLOP/s for a puzzle that counts FLOPs, else GB/s.
+double bench_rate(const PuzzleSpec& puzzle, const Params& params, double time_ms);
+
 std::string format_bytes(double bytes);  // "130.0 KB", "4.2 GB"
 
 }  // namespace puzzle::cli

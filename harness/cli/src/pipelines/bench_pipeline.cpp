@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "bench_torch.hpp"
 #include "case_judging.hpp"
 #include "check_pipeline.hpp"
 #include "child_build.hpp"
 #include "child_runner.hpp"
 #include "device_probe.hpp"
 #include "errors.hpp"
+#include "perf_figures.hpp"
 #include "puzzle_source.hpp"
 #include "temp_dir.hpp"
 #include "text_format.hpp"
@@ -98,10 +100,8 @@ BenchTiming timing_of(const CaseRun& run, const TestCase& shape, const PuzzleSpe
   if (run.outcome == RunOutcome::done && run.record.scratch_bytes != protocol::kUnknownBytes)
     timing.memory_bytes = run.record.scratch_bytes;
   if (!timing.problem.empty()) return timing;
-  const double seconds = run.record.time_ms * 1e-3;
   timing.time_ms = run.record.time_ms;
-  timing.rate =
-      spec.flops ? spec.flops(shape.params) / seconds / 1e12 : spec.min_bytes(shape.params) / seconds / 1e9;
+  timing.rate = bench_rate(spec, shape.params, run.record.time_ms);
   return timing;
 }
 
@@ -128,8 +128,7 @@ void time_kernel(const BenchOptions& options, const BuildConfig& config, const B
        .case_done = [&](int index, const CaseRun& run) {
          if (!observer.shape_timed) return;
          const TestCase& shape = spec.sweep.at(index);
-         observer.shape_timed(report, shape,
-                              timing_of(run, shape, spec));
+         observer.shape_timed(report, shape, timing_of(run, shape, spec));
        }});
   for (size_t i = 0; i < indices.size(); ++i)
     kernel.timings.push_back(timing_of(runs.cases.at(indices[i]), *report.shapes[i], spec));
@@ -218,6 +217,7 @@ BenchReport run_bench(const BenchOptions& options, const std::string& command_te
     report.kernels = kernels_to_time(options, spec, config);
     if (observer.started) observer.started(report);
     for (BenchKernel& kernel : report.kernels) time_kernel(options, config, report, kernel, observer);
+    report.torch = time_torch(report, options, config, timeout_of(options), observer);
     // The exit code speaks for the first kernel (the learner's, or the solution with --solution), and with
     // --ladder for every version.
     report.exit_code = kExitPassed;

@@ -15,6 +15,10 @@ struct BenchObserver {
   std::function<void(const BenchReport&)> started;         // backend, device and shapes are known
   std::function<void(const BenchKernel&)> kernel_started;  // built (or not), about to run
   std::function<void(const BenchReport&, const TestCase&, const BenchTiming&)> shape_timed;  // each shape
+  std::function<void(const std::string& command)> torch_started;  // "python3 .../baselines/torch_bench.py"
+  // Each shape of PyTorch's columns, as soon as its line comes (`shape` indexes report.shapes).
+  std::function<void(const BenchReport&, const TestCase&, const TorchColumns&, size_t shape)>
+      torch_shape_timed;
 };
 
 // Never throws: usage and environment errors end up in report.error and report.exit_code.

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 #include "bench_files.hpp"
@@ -11,7 +12,10 @@ namespace {
 
 constexpr double kLeft = 70, kTop = 60, kPlotHeight = 260, kBottom = 50;
 constexpr double kBarWidth = 26, kGroupGap = 34;
-constexpr const char* kColors[] = {"#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974"};
+// Ours first, then PyTorch's columns (up to 4 SDPA backends) in colours of their own.
+constexpr const char* kColors[] = {"#4c72b0", "#55a868", "#c44e52", "#8172b2",
+                                   "#ccb974", "#64b5cd", "#8c8c8c", "#dd8452"};
+constexpr size_t kColorCount = std::size(kColors);
 
 // A round top for the axis: 1, 2 or 5 times a power of ten, at least `value`.
 double nice_ceiling(double value) {
@@ -25,10 +29,11 @@ double nice_ceiling(double value) {
 }  // namespace
 
 std::string bench_chart_svg(const BenchReport& report) {
-  const size_t kernels = report.kernels.size(), shapes = report.shapes.size();
+  const std::vector<BenchSeries> series = bench_series(report);
+  const size_t kernels = series.size(), shapes = report.shapes.size();
   const bool copy_line = report.metric == "GB/s" && report.device.copy_gbps;
   double top = copy_line ? *report.device.copy_gbps : 0;
-  for (const BenchKernel& k : report.kernels) {
+  for (const BenchSeries& k : series) {
     for (const BenchTiming& t : k.timings) top = std::max(top, t.rate.value_or(0));
   }
   top = nice_ceiling(std::max(top * 1.05, 1e-9));
@@ -49,8 +54,9 @@ std::string bench_chart_svg(const BenchReport& report) {
       << "</text>\n";
   for (size_t k = 0; k < kernels; ++k) {  // legend
     const double x = kLeft + 150.0 * k;
-    svg << "<rect x=\"" << x << "\" y=\"42\" width=\"10\" height=\"10\" fill=\"" << kColors[k % 5] << "\"/>"
-        << "<text x=\"" << x + 14 << "\" y=\"51\">" << xml_escaped(report.kernels[k].label) << "</text>\n";
+    svg << "<rect x=\"" << x << "\" y=\"42\" width=\"10\" height=\"10\" fill=\"" << kColors[k % kColorCount]
+        << "\"/>"
+        << "<text x=\"" << x + 14 << "\" y=\"51\">" << xml_escaped(series[k].label) << "</text>\n";
   }
   for (int tick = 0; tick <= 5; ++tick) {  // y axis with grid lines
     const double value = top * tick / 5, y = y_of(value);
@@ -63,19 +69,19 @@ std::string bench_chart_svg(const BenchReport& report) {
   for (size_t s = 0; s < shapes; ++s) {
     const double x0 = kLeft + s * group + kGroupGap / 2;
     for (size_t k = 0; k < kernels; ++k) {
-      const BenchTiming& t = report.kernels[k].timings[s];
+      const BenchTiming& t = series[k].timings[s];
       const double x = x0 + k * kBarWidth;
       if (!t.rate) {  // no bar: say why in one mark
         svg << "<text x=\"" << x + kBarWidth / 2 << "\" y=\"" << y_of(0) - 4
-            << "\" text-anchor=\"middle\" fill=\"" << kColors[k % 5] << "\">"
+            << "\" text-anchor=\"middle\" fill=\"" << kColors[k % kColorCount] << "\">"
             << (t.problem == "out of memory" ? "OOM" : "n/a") << "</text>\n";
         continue;
       }
       const double y = y_of(*t.rate);
       svg << "<rect x=\"" << x + 1 << "\" y=\"" << y << "\" width=\"" << kBarWidth - 2 << "\" height=\""
-          << y_of(0) - y << "\" fill=\"" << kColors[k % 5] << "\"><title>"
-          << xml_escaped(report.kernels[k].label + ", " + report.shapes[s]->name + ": " + fixed(*t.rate, 1) +
-                         " " + report.metric)
+          << y_of(0) - y << "\" fill=\"" << kColors[k % kColorCount] << "\"><title>"
+          << xml_escaped(series[k].label + ", " + report.shapes[s]->name + ": " + fixed(*t.rate, 1) + " " +
+                         report.metric)
           << "</title></rect>\n<text x=\"" << x + kBarWidth / 2 << "\" y=\"" << y - 3
           << "\" text-anchor=\"middle\" font-size=\"9\">" << fixed(*t.rate, *t.rate < 100 ? 1 : 0)
           << "</text>\n";

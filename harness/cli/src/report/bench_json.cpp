@@ -18,7 +18,8 @@ json shapes_json(const BenchReport& report) {
   for (size_t s = 0; s < report.shapes.size(); ++s) {
     const TestCase& shape = *report.shapes[s];
     json results = json::object();
-    for (const BenchKernel& k : report.kernels) results[k.label] = timing_json(k.timings[s]);
+    for (const BenchSeries& series : bench_series(report))
+      results[series.label] = timing_json(series.timings[s]);
     shapes.push_back({{"name", shape.name},
                       {"params", shape.params},
                       {"about", shape.about},
@@ -27,6 +28,15 @@ json shapes_json(const BenchReport& report) {
                       {"results", results}});
   }
   return shapes;
+}
+
+json torch_json(const TorchColumns& torch) {
+  json labels = json::array();
+  for (const TorchColumn& c : torch.columns) labels.push_back(c.label);
+  return {{"absent", torch.absent.empty() ? json(nullptr) : json(torch.absent)},
+          {"version", torch.absent.empty() ? json(torch.version) : json(nullptr)},
+          {"device", torch.absent.empty() ? json(torch.device) : json(nullptr)},
+          {"columns", labels}};
 }
 
 json traffic_json(const BenchReport& report) {
@@ -68,6 +78,7 @@ json bench_to_json(const BenchReport& report, const std::string& tool_version) {
             {"error", report.error.empty() ? json(nullptr) : json(report.error)}};
   if (report.backend == Backend::gpu) {
     j["kernels"] = kernels;
+    j["torch"] = torch_json(report.torch);
     j["shapes"] = shapes_json(report);
   } else if (report.backend == Backend::sim) {
     j["traffic_kernel"] = report.traffic_kernel;
