@@ -8,8 +8,8 @@
 #include <numbers>
 
 #include "compare.hpp"
-#include "format.hpp"
 #include "families/attention_family.hpp"
+#include "format.hpp"
 
 namespace puzzle::puzzles {
 namespace {
@@ -30,7 +30,8 @@ struct Rows {
   }
   // o's element (row, c) against `want`, with the judge's allowance for it (16-bit puzzles round P and o).
   bool o_close(int64_t row, int64_t c, float got, double want) const {
-    const double allowance = e.allowance && !e.allowance->empty() ? (*e.allowance)[0][row * shape.d + c] : 0.0;
+    const double allowance =
+        e.allowance && !e.allowance->empty() ? (*e.allowance)[0][row * shape.d + c] : 0.0;
     return compare_element(got, want, e.puzzle->tolerance, allowance) == Outcome::ok;
   }
   bool o_ok(int64_t row) const {
@@ -194,7 +195,9 @@ void o_not_rescaled(const Rows& rows, std::vector<Diagnosis>& out) {
                  "lse is right on every row, so the running max m and sum l are; o is wrong. The usual "
                  "cause: when a tile raises the max from m_old to m_new, l is rescaled by exp(m_old - "
                  "m_new) but the accumulator O is not (it must be, with the same factor, before P V is "
-                 "added). Otherwise check how V is read"});
+                 "added). Otherwise check how P and V reach O += P V: V's rows and columns, and on tensor "
+                 "cores P's A fragment (pairs of keys 2t, 2t + 1 of rows g, g + 8, then keys 8 further) and "
+                 "V's ldmatrix .trans"});
 }
 
 // Keys with score 0 and v = 0 (a zero-filled tile past n_k) added to a row: l grows to l + extra, so
@@ -205,7 +208,8 @@ void key_tail_unmasked(const Rows& rows, std::vector<Diagnosis>& out) {
     const double grew = static_cast<double>(rows.lse(r)) - rows.want_lse(r);
     if (!(grew > 0) || !std::isfinite(grew) || rows.lse_ok(r)) return false;
     for (int64_t c = 0; c < rows.shape.d; ++c) {
-      if (!rows.o_close(r, c, static_cast<float>(rows.o(r)[c] * std::exp(grew)), rows.want_o(r)[c])) return false;
+      if (!rows.o_close(r, c, static_cast<float>(rows.o(r)[c] * std::exp(grew)), rows.want_o(r)[c]))
+        return false;
     }
     // sum_j exp(s_j) grew by `extra`: whole keys of score 0 add 1 each, a sum l that missed a rescale adds
     // a fraction. Where float's lse cannot resolve a unit (large scores), the keys stay the likelier cause.
@@ -228,6 +232,58 @@ void key_tail_unmasked(const Rows& rows, std::vector<Diagnosis>& out) {
                      std::to_string(rows.shape.n_k) +
                      ": are the keys past n_k in the last tile (loaded as zeros, score 0) given the score "
                      "-INFINITY before the max and exp?"});
+}
+
+// o * l is right (O is) but l is not, either way: lse off by log(l' / l) and o by l / l' on every wrong
+// row. Summed over the wrong lanes, or rescaled wrongly, in either direction (key_tail_unmasked and
+// l_not_rescaled are the cases where l only grows).
+void row_sum_wrong(const Rows& rows, std::vector<Diagnosis>& out) {
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    const double shift = static_cast<double>(rows.lse(r)) - rows.want_lse(r);
+    if (!std::isfinite(shift) || rows.lse_ok(r)) return false;
+    for (int64_t c = 0; c < rows.shape.d; ++c) {
+      if (!rows.o_close(r, c, static_cast<float>(rows.o(r)[c] * std::exp(shift)), rows.want_o(r)[c]))
+        return false;
+    }
+    return true;
+  });
+  if (!explained) return;
+  out.push_back({"row_sum_wrong",
+                 "on every wrong row, lse is off by log(x) and o by 1 / x for some factor x: O is right, the "
+                 "row sum l is not. Check how l is summed (a row's values are spread over the 4 lanes of a "
+                 "quad: shuffles with offsets 1 and 2) and rescaled when the max grows"});
+}
+
+// On tensor cores a row's o is spread over the 4 lanes of a quad, lane t holding the columns c with
+// (c % 8) / 2 == t, and each lane divides by the l it has. A quad reduction of l that misses or mixes
+// lanes leaves each lane its own wrong l: on every wrong row, o is the right o times one factor per lane
+// of the quad, and those factors differ.
+void quad_sums_differ(const Rows& rows, std::vector<Diagnosis>& out) {
+  if (rows.shape.d % 8 != 0) return;
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    double factor[4] = {};
+    for (int t = 0; t < 4; ++t) {  // least squares: got = factor * want over lane t's columns
+      double cross = 0, square = 0;
+      for (int64_t c = 2 * t; c < rows.shape.d; c += (c % 2 == 0 ? 1 : 7)) {
+        cross += rows.o(r)[c] * rows.want_o(r)[c];
+        square += rows.want_o(r)[c] * rows.want_o(r)[c];
+      }
+      if (!(square > 0) || !(cross != 0)) return false;
+      factor[t] = cross / square;
+      for (int64_t c = 2 * t; c < rows.shape.d; c += (c % 2 == 0 ? 1 : 7)) {
+        if (!rows.o_close(r, c, static_cast<float>(rows.o(r)[c] / factor[t]), rows.want_o(r)[c]))
+          return false;
+      }
+    }
+    const auto [low, high] = std::minmax_element(factor, factor + 4);
+    return *high > *low * (1 + 1e-3);
+  });
+  if (!explained) return;
+  out.push_back({"quad_sums_differ",
+                 "on every wrong row, o is the right o times a factor that differs between the 4 lanes of "
+                 "the quad holding the row (columns 2t, 2t + 1 of every 8 belong to lane t): each lane "
+                 "divided by its own sum l. The quad must add its 4 shares of l (and take the max of its 4 "
+                 "maxima) with __shfl_xor_sync offsets 1 and 2 before any lane uses them"});
 }
 
 void empty_rows(const Rows& rows, std::vector<Diagnosis>& out) {
@@ -265,6 +321,8 @@ void flash_forward_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out)
   lse_wrong_base(rows, out);
   o_not_normalized(rows, out);
   key_tail_unmasked(rows, out);
+  if (out.size() == before) row_sum_wrong(rows, out);
+  if (out.size() == before) quad_sums_differ(rows, out);
   if (out.size() == before) o_not_rescaled(rows, out);
 }
 
