@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The Gradescope dry run: a class of 30 submissions (the reference solutions, the stubs, an empty one, one in
-# nested folders, one that does not compile, one that hangs, one that crashes, and the test kernels of
-# tests/kernels as one-puzzle submissions), each graded by grading/gradescope/run_autograder on the simulator
+# The Gradescope dry run: a class of 15 submissions (the reference solutions, the stubs, an empty one, one in
+# nested folders, one that does not compile, one that hangs, one that crashes, and 8 test kernels of
+# tests/kernels, two per puzzle, as one-puzzle submissions), each graded by grading/gradescope/run_autograder on the simulator
 # and its results.json checked by check_gradescope_results.
 #   dry_run.sh PUZZLE_TOOL CHECKER SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -97,16 +97,18 @@ for kernel in wrong_compile_error wrong_hang wrong_null_write; do
   grade "p01_$kernel" 1-4 "1:$(expected_status "$file")" 2:passed 3:passed 4:passed
 done
 
-# 8-30. Test kernels, right and wrong, each a submission of one puzzle file (the others missing).
+# 8-15. Test kernels, a right and a wrong one per puzzle, each a submission of one puzzle file (the others
+# missing). Every test kernel has its own check (tests/kernels); here they go through the autograder.
 kernels=()
 for dir in p02 p03 p04 p01; do
-  for file in "$root"/tests/kernels/$dir/*.cu; do
+  right=("$root"/tests/kernels/$dir/correct_*.cu) wrong=()
+  for file in "$root"/tests/kernels/$dir/wrong_*.cu; do
     case "$(basename "$file" .cu)" in wrong_compile_error | wrong_hang | wrong_null_write) continue ;; esac
-    grep -q '^// backends: gpu' "$file" && continue
-    kernels+=("$file")
+    grep -q '^// backends: gpu' "$file" || wrong+=("$file")
   done
+  kernels+=("${right[0]}" "${wrong[0]}")
 done
-for file in "${kernels[@]:0:23}"; do
+for file in "${kernels[@]}"; do
   id=$((10#$(basename "$(dirname "$file")" | cut -c2-)))
   fresh
   put_kernel "$id" "$file"
@@ -118,5 +120,5 @@ for file in "${kernels[@]:0:23}"; do
 done
 
 echo "dry run: $submissions submissions, $failures failed, ${SECONDS} s"
-((submissions == 30)) || { echo "dry run: expected 30 submissions"; exit 1; }
+((submissions == 15)) || { echo "dry run: expected 15 submissions"; exit 1; }
 ((failures == 0))
