@@ -1,4 +1,5 @@
-// Puzzle 9: FlashAttention-2's forward pass in bf16 on the tensor cores (puzzle 5's contract, puzzle 8's tools).
+// Puzzle 9: FlashAttention-2's forward pass in bf16 on the tensor cores (puzzle 5's contract, puzzle 8's
+// tools).
 #include "families/attention_family.hpp"
 
 // The launcher the stub defines: written here only (harness/core/launcher.hpp).
@@ -14,8 +15,9 @@ PuzzleSpec flash_forward_bf16() {
       .id = 9,
       .slug = "flash_forward_bf16",
       .title = "Flash attention forward in bf16",
-      .summary = "FlashAttention-2's forward pass on the tensor cores: S = Q K^T and O += P V with mma.sync, "
-                 "K and V through swizzled shared memory, the online softmax in registers with quad shuffles.",
+      .summary =
+          "FlashAttention-2's forward pass on the tensor cores: S = Q K^T and O += P V with mma.sync, "
+          "K and V through swizzled shared memory, the online softmax in registers with quad shuffles.",
       .signature = kLauncherSignature,
       .inputs = {query_buffer("q", Dtype::bf16), key_buffer("k", Dtype::bf16), key_buffer("v", Dtype::bf16)},
       .outputs = {query_buffer("o", Dtype::bf16), row_buffer("lse")},
@@ -39,7 +41,8 @@ PuzzleSpec flash_forward_bf16() {
       .hints =
           {"Puzzle 5's algorithm with puzzle 8's tools. A block of 4 warps takes 64 query rows of one head, "
            "each warp 16 rows: exactly the A operand of m16n8k16. Load the warp's Q rows into registers once "
-           "(ldmatrix from shared memory) and keep them for the whole loop over key tiles of 64. S = Q K^T is "
+           "(ldmatrix from shared memory) and keep them for the whole loop over key tiles of 64. S = Q K^T "
+           "is "
            "16 x 64 per warp: d / 16 slices times 8 mma, K fragments by ldmatrix (no .trans: K's rows are "
            "the B operand's columns).",
            "Each lane holds rows g = lane / 4 and g + 8 of its warp's S; the 4 lanes of a quad hold a whole "

@@ -104,7 +104,8 @@ TEST_CASE("grade: the time budget caps a hang, and the puzzles after it are not 
   GradeFixture f;
   f.submit("01_row_softmax.cu", kHang);
   f.submit_solution(2);
-  const GradeReport r = f.grade({.puzzles = "1,2", .time_budget_s = 3.0});  // under the 3 s CPU floor of a case
+  const GradeReport r =
+      f.grade({.puzzles = "1,2", .time_budget_s = 3.0});  // under the 3 s CPU floor of a case
   REQUIRE(r.run.error.empty());
   REQUIRE(r.puzzles.size() == 2);
   const GradedPuzzle& hung = r.puzzles[0];

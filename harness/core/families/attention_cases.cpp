@@ -86,13 +86,15 @@ std::vector<TestCase> cases_16bit() {
            of_kind("negative_logits", "negative_logits",
                    sized(2, 150, 250, 64, false,
                          "every score near -200: the running max must start at -inf, not 0")),
-           with_scale_milli(300, "scale_0.3", sized(2, 100, 140, 128, false, "scale 0.3: the scale is an argument")),
+           with_scale_milli(300, "scale_0.3",
+                            sized(2, 100, 140, 128, false, "scale 0.3: the scale is an argument")),
            sized(1, 640, 640, 64, true, "a long causal square: key tiles skipped, diagonal tiles masked"),
        }) {
     cases.push_back(std::move(test));
   }
   for (const bool causal : {false, true}) {
-    cases.push_back(gpu_only(sized(3, 1000, 1000, 64, causal, "1000 rows and keys: no tile size divides them")));
+    cases.push_back(
+        gpu_only(sized(3, 1000, 1000, 64, causal, "1000 rows and keys: no tile size divides them")));
     cases.push_back(gpu_only(sized(4, 1024, 1024, 128, causal, "whole tiles, d = 128")));
   }
   // As puzzle 5's: the parent's float64 reference (and the allowance, another pass) takes seconds.

@@ -89,8 +89,8 @@ using BackwardLauncher = void (*)(const float* q, const float* k, const float* v
 void call_forward_launcher(ForwardLauncher launcher, const LaunchArgs& args);
 // The same for 16-bit q, k, v and o (T: __nv_bfloat16 or __half), lse fp32.
 template <class T>
-void call_forward_launcher_16bit(void (*launcher)(const T* q, const T* k, const T* v, T* o, float* lse, int bh,
-                                                  int n_q, int n_k, int d, float scale, bool causal),
+void call_forward_launcher_16bit(void (*launcher)(const T* q, const T* k, const T* v, T* o, float* lse,
+                                                  int bh, int n_q, int n_k, int d, float scale, bool causal),
                                  const LaunchArgs& args) {
   launcher(args.input<T>(0), args.input<T>(1), args.input<T>(2), args.output<T>(0), args.output<float>(1),
            args.size("bh"), args.size("n_q"), args.size("n_k"), args.size("d"),

@@ -30,8 +30,8 @@ Judge forward_judge(const std::vector<std::string>& extra_diagnoses) {
           .diagnose = flash_forward_diagnoses};
 }
 
-// A right 16-bit kernel rounds P to 16 bits before O += P V (relative 2^-8 at most per term, bf16) and o once at
-// the end (2^-8 |o| <= 2^-8 sum_j p_j |v_j|); exp2 approximations and fp32 sums add far less. o's element
+// A right 16-bit kernel rounds P to 16 bits before O += P V (relative 2^-8 at most per term, bf16) and o once
+// at the end (2^-8 |o| <= 2^-8 sum_j p_j |v_j|); exp2 approximations and fp32 sums add far less. o's element
 // (i, c) may be off by 2^-6 sum_j p_ij |v_jc|, twice that (the forward pass with |v| for v gives the
 // sum). lse stays fp32 and keeps the spec's tolerance. Wrong kernels miss by more: a key too many or too
 // few moves lse by ~1 / n_k, far above its tolerance, and the other bugs move o by whole factors.

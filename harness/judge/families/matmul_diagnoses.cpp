@@ -192,7 +192,8 @@ void sixteen_bit_rounding(const Product& p, std::vector<Diagnosis>& out) {
   }
   if (wrong == 0 || near < wrong) return;
   out.push_back({"sixteen_bit_rounding",
-                 "every wrong element is off by about a 16-bit rounding (up to 2^-8 of its size in bf16): was the running "
+                 "every wrong element is off by about a 16-bit rounding (up to 2^-8 of its size in bf16): "
+                 "was the running "
                  "sum, or c, kept in bf16 or fp16? The mma's accumulators are fp32 (.f32 D and C): keep them "
                  "so, and store c as float"});
 }

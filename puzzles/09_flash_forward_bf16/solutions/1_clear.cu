@@ -102,8 +102,8 @@ __global__ void __launch_bounds__(kThreads)
     flash_fwd_bf16_clear(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                          __nv_bfloat16* o, float* lse, int n_q, int n_k, float scale_log2, bool causal) {
   extern __shared__ __align__(128) __nv_bfloat16 smem[];
-  __nv_bfloat16* q_tile = smem;                     // [64][D]
-  __nv_bfloat16* k_tiles = smem + kRows * D;        // 2 stages of [64][D]
+  __nv_bfloat16* q_tile = smem;                      // [64][D]
+  __nv_bfloat16* k_tiles = smem + kRows * D;         // 2 stages of [64][D]
   __nv_bfloat16* v_tiles = k_tiles + 2 * kKeys * D;  // 2 stages of [64][D]
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int g = lane / 4, t = lane % 4;  // the lane's rows g, g + 8 of the warp; its keys 2t, 2t + 1 of 8
@@ -130,9 +130,9 @@ __global__ void __launch_bounds__(kThreads)
   for (int ks = 0; ks < D / 16; ++ks)
     ldmatrix_x4(q_frag[ks], q_tile + swizzled<D>(warp * 16 + lane % 16, ks * 16 + lane / 16 * 8));
 
-  float acc[D / 8][4] = {};                   // O: columns 8n + 2t, +1 of rows g ([0], [1]) and g + 8
-  float m[2] = {-INFINITY, -INFINITY};        // running max of rows g, g + 8 (raw scores q.k)
-  float l[2] = {0.0f, 0.0f};                  // this lane's share of the running sum (the quad adds at the end)
+  float acc[D / 8][4] = {};             // O: columns 8n + 2t, +1 of rows g ([0], [1]) and g + 8
+  float m[2] = {-INFINITY, -INFINITY};  // running max of rows g, g + 8 (raw scores q.k)
+  float l[2] = {0.0f, 0.0f};            // this lane's share of the running sum (the quad adds at the end)
 
   for (int tile = 0; tile < tiles; ++tile) {
     const int k0 = tile * kKeys;
@@ -195,7 +195,8 @@ __global__ void __launch_bounds__(kThreads)
                              pack_bf16(s[2 * kk + 1][2], s[2 * kk + 1][3])};
       for (int n = 0; n < D / 16; ++n) {
         uint32_t b[4];
-        ldmatrix_x4_trans(b, v_tile + swizzled<D>(16 * kk + lane % 8 + lane / 8 % 2 * 8, 16 * n + lane / 16 * 8));
+        ldmatrix_x4_trans(
+            b, v_tile + swizzled<D>(16 * kk + lane % 8 + lane / 8 % 2 * 8, 16 * n + lane / 16 * 8));
         mma_m16n8k16(acc[2 * n], p, b);
         mma_m16n8k16(acc[2 * n + 1], p, b + 2);
       }
@@ -219,8 +220,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <int D>
-void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o, float* lse,
-            int bh, int n_q, int n_k, float scale, bool causal) {
+void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o,
+            float* lse, int bh, int n_q, int n_k, float scale, bool causal) {
   constexpr int kBytes = (kRows + 4 * kKeys) * D * 2;  // Q + 2 stages of K and V: 40 KiB (d 64), 80 KiB
   cudaFuncSetAttribute(flash_fwd_bf16_clear<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   const dim3 grid((n_q + kRows - 1) / kRows, bh);  // blocks of 64 query rows x heads

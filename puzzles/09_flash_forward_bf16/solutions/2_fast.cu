@@ -78,7 +78,8 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
 // processed kSub at a time, head dim D.
 template <int D_, int kWarps_, int kMT_, int kKeys_, int kSub_, bool kQInRegs_, int kMinBlocks_>
 struct Config {
-  static constexpr int D = D_, kWarps = kWarps_, kMT = kMT_, kKeys = kKeys_, kSub = kSub_, kMinBlocks = kMinBlocks_;
+  static constexpr int D = D_, kWarps = kWarps_, kMT = kMT_, kKeys = kKeys_, kSub = kSub_,
+                       kMinBlocks = kMinBlocks_;
   static constexpr bool kQInRegs = kQInRegs_;
   static constexpr int kThreads = 32 * kWarps, kRows = 16 * kMT * kWarps;
   static constexpr int kRowBytes = 2 * D, kChunks = D / 8;  // a row: D / 8 swizzled chunks of 16 bytes
@@ -107,14 +108,14 @@ __device__ __forceinline__ void load_rows(uint32_t dst, const __nv_bfloat16* src
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     flash_fwd_bf16_fast(const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
-                        const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ o, float* __restrict__ lse,
-                        int n_q, int n_k, float scale_log2, bool causal) {
+                        const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ o,
+                        float* __restrict__ lse, int n_q, int n_k, float scale_log2, bool causal) {
   constexpr int D = C::D, kMT = C::kMT, kKeys = C::kKeys, kRowBytes = C::kRowBytes;
   constexpr int kKS = D / 16;     // 16-column slices of Q K^T
-  constexpr int kSub = C::kSub;    // keys per online-softmax step (a tile of kKeys is staged at once)
-  constexpr int kKP = kSub / 16;   // 16-key slices of P V (and key pairs of n8 tiles of S)
-  constexpr int kNB = kSub / 8;    // n8 tiles of S
-  constexpr int kDB = D / 8;       // n8 tiles of O
+  constexpr int kSub = C::kSub;   // keys per online-softmax step (a tile of kKeys is staged at once)
+  constexpr int kKP = kSub / 16;  // 16-key slices of P V (and key pairs of n8 tiles of S)
+  constexpr int kNB = kSub / 8;   // n8 tiles of S
+  constexpr int kDB = D / 8;      // n8 tiles of O
   extern __shared__ __align__(128) uint8_t smem[];
   const uint32_t s_q = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
   const uint32_t s_kv = s_q + C::kQBytes;  // stage st: K at s_kv + st * 2 kKVBytes, V kKVBytes further
@@ -174,11 +175,13 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-      for (int ks = 0; ks < kKS; ++ks) ldmatrix_x4(q_frag[mt][ks], s_q + (q_off ^ (32 * ks)) + mt * 16 * kRowBytes);
+      for (int ks = 0; ks < kKS; ++ks)
+        ldmatrix_x4(q_frag[mt][ks], s_q + (q_off ^ (32 * ks)) + mt * 16 * kRowBytes);
   }
 
   float acc[kMT][kDB][4];  // O: lane's rows g ([0], [1]) and g + 8 ([2], [3]) of each m16, cols 8 n + 2t, +1
-  // m: the row's max score times scale log2(e); l: this lane's share of the row's sum (the quad adds at the end).
+  // m: the row's max score times scale log2(e); l: this lane's share of the row's sum (the quad adds at the
+  // end).
   float m[kMT][2], l[kMT][2];
 #pragma unroll
   for (int mt = 0; mt < kMT; ++mt) {
@@ -200,10 +203,10 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 #pragma unroll
       for (int j = 0; j < kNB; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.0f;
     uint32_t kb[2][4], qs[2][kMT][4];
-    auto load_k = [&](uint32_t (&r)[4], int u) {
+    auto load_k = [&](uint32_t(&r)[4], int u) {
       ldmatrix_x4(r, stage + (k_off ^ (32 * (u / kKP))) + (sub0 + u % kKP * 16) * kRowBytes);
     };
-    auto load_q = [&](uint32_t (&r)[kMT][4], int ks) {
+    auto load_q = [&](uint32_t(&r)[kMT][4], int ks) {
 #pragma unroll
       for (int mt = 0; mt < kMT; ++mt) ldmatrix_x4(r[mt], s_q + (q_off ^ (32 * ks)) + mt * 16 * kRowBytes);
     };
@@ -217,7 +220,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         if (jp == 0 && ks + 1 < kKS) load_q(qs[(ks + 1) % 2], ks + 1);
 #pragma unroll
       for (int mt = 0; mt < kMT; ++mt) {
-        const uint32_t(&a)[4] = C::kQInRegs ? q_frag[C::kQInRegs ? mt : 0][C::kQInRegs ? ks : 0] : qs[ks % 2][mt];
+        const uint32_t(&a)[4] =
+            C::kQInRegs ? q_frag[C::kQInRegs ? mt : 0][C::kQInRegs ? ks : 0] : qs[ks % 2][mt];
         mma_bf16(s[mt][2 * jp], a, kb[u % 2][0], kb[u % 2][1]);
         mma_bf16(s[mt][2 * jp + 1], a, kb[u % 2][2], kb[u % 2][3]);
       }
@@ -288,8 +292,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
     // O += P V. Unit u = (16-key slice kk, column pair dp): one ldmatrix.x4.trans of V, 2 kMT mma.
     uint32_t vb[2][4];
-    auto load_v = [&](uint32_t (&r)[4], int u) {
-      ldmatrix_x4_trans(r, stage + C::kKVBytes + (v_off ^ (32 * (u % (D / 16)))) + (sub0 + u / (D / 16) * 16) * kRowBytes);
+    auto load_v = [&](uint32_t(&r)[4], int u) {
+      ldmatrix_x4_trans(
+          r, stage + C::kKVBytes + (v_off ^ (32 * (u % (D / 16)))) + (sub0 + u / (D / 16) * 16) * kRowBytes);
     };
     load_v(vb[0], 0);
 #pragma unroll
@@ -316,7 +321,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     }
     const uint32_t stage = s_kv + tile % 2 * 2 * C::kKVBytes;
 #pragma unroll
-    for (int sub = 0; sub < kKeys / kSub; ++sub) sub_tile(stage, tile * kKeys + sub * kSub, sub * kSub, masked);
+    for (int sub = 0; sub < kKeys / kSub; ++sub)
+      sub_tile(stage, tile * kKeys + sub * kSub, sub * kSub, masked);
   };
   int tile = 0;
   for (; tile < unmasked; ++tile) step(tile, Flag<false>{});
@@ -353,8 +359,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 }
 
 template <class C>
-void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o, float* lse,
-            int bh, int n_q, int n_k, float scale, bool causal) {
+void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o,
+            float* lse, int bh, int n_q, int n_k, float scale, bool causal) {
   cudaFuncSetAttribute(flash_fwd_bf16_fast<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmem);
   const dim3 grid((n_q + C::kRows - 1) / C::kRows, bh);  // query blocks (fastest) x heads
   flash_fwd_bf16_fast<C><<<grid, C::kThreads, C::kSmem>>>(q, k, v, o, lse, n_q, n_k, scale * kLog2e, causal);

@@ -8,8 +8,8 @@
 
 constexpr int kMaxD = 128;
 
-__global__ void rows_kernel(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o,
-                            float* lse, int n_q, int n_k, int d, float scale, bool causal) {
+__global__ void rows_kernel(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
+                            __nv_bfloat16* o, float* lse, int n_q, int n_k, int d, float scale, bool causal) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x, head = blockIdx.y;
   if (i >= n_q) return;
   const __nv_bfloat16* qi = q + (static_cast<size_t>(head) * n_q + i) * d;
