@@ -76,10 +76,10 @@ __global__ void masked_softmax_rows(float* __restrict__ s, float* __restrict__ l
 
 void flash_fwd(const float* q, const float* k, const float* v, float* o, float* lse, int bh, int n_q, int n_k,
                int d, float scale, bool causal) {
-  static standard_attention::KeptBuffer scores;
+  static standard_attention::KeptBuffer<float> scores;
   float* s = scores.for_shape({bh, n_q, n_k, d, causal});
   if (!s) return;  // out of memory: cudaMalloc's error is the launcher's
-  const cublasHandle_t handle = standard_attention::fp32_cublas();
+  const cublasHandle_t handle = standard_attention::cublas_handle();
   if (!handle) return;
   const long long rows = static_cast<long long>(bh) * n_q;
 

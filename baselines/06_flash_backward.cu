@@ -68,13 +68,13 @@ __global__ void probabilities_and_score_grads(float* __restrict__ p, float* __re
 void flash_bwd(const float* q, const float* k, const float* v, const float* o, const float* lse,
                const float* dout, float* dq, float* dk, float* dv, int bh, int n_q, int n_k, int d,
                float scale, bool causal) {
-  static standard_attention::KeptBuffer probabilities, score_grads;
+  static standard_attention::KeptBuffer<float> probabilities, score_grads;
   const standard_attention::Shape shape{bh, n_q, n_k, d, causal};
   float* p = probabilities.for_shape(shape);
   if (!p) return;  // out of memory: cudaMalloc's error is the launcher's
   float* ds = score_grads.for_shape(shape);
   if (!ds) return;
-  const cublasHandle_t handle = standard_attention::fp32_cublas();
+  const cublasHandle_t handle = standard_attention::cublas_handle();
   if (!handle) return;
   const long long rows = static_cast<long long>(bh) * n_q;
 

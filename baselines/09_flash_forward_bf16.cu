@@ -94,13 +94,13 @@ __global__ void masked_softmax_rows(const float* __restrict__ s, __nv_bfloat16* 
 void flash_fwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o,
                     float* lse, int bh, int n_q, int n_k, int d, float scale, bool causal) {
   const standard_attention::Shape shape{bh, n_q, n_k, d, causal};
-  static standard_attention::KeptBufferOf<float> scores;
-  static standard_attention::KeptBufferOf<__nv_bfloat16> probabilities;
+  static standard_attention::KeptBuffer<float> scores;
+  static standard_attention::KeptBuffer<__nv_bfloat16> probabilities;
   float* s = scores.for_shape(shape);
   if (!s) return;  // out of memory: cudaMalloc's error is the launcher's
   __nv_bfloat16* p = probabilities.for_shape(shape);
   if (!p) return;
-  const cublasHandle_t handle = standard_attention::bf16_cublas();
+  const cublasHandle_t handle = standard_attention::cublas_handle();
   if (!handle) return;
   const long long rows = static_cast<long long>(bh) * n_q;
 

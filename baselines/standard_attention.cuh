@@ -23,8 +23,10 @@ inline bool cublas_ok(cublasStatus_t status, const char* what) {
 }
 
 // The one handle, created on first use (a handle per call would time cuBLAS's setup, not attention);
-// nullptr when it could not be made.
-inline cublasHandle_t fp32_cublas() {
+// nullptr when it could not be made. Its math mode, CUBLAS_DEFAULT_MATH, serves both kinds of baseline:
+// fp32 SGEMM stays fp32, and bf16 operands with CUBLAS_COMPUTE_32F go to cuBLAS's tensor-core (on an
+// H100, wgmma) kernels, which multiply the bf16 inputs exactly and sum in fp32, as mma.sync does.
+inline cublasHandle_t cublas_handle() {
   static const cublasHandle_t handle = [] {
     cublasHandle_t created = nullptr;
     if (!cublas_ok(cublasCreate(&created), "cublasCreate")) return cublasHandle_t{nullptr};
@@ -62,23 +64,6 @@ inline bool batched_gemm(cublasHandle_t handle, cublasOperation_t ta, cublasOper
                    "cublasSgemmStridedBatched");
 }
 
-// The bf16 baselines' handle, created on first use like fp32_cublas's. Here the tensor cores are the point:
-// with bf16 operands and CUBLAS_COMPUTE_32F, CUBLAS_DEFAULT_MATH runs cuBLAS's tensor-core (on an H100,
-// wgmma) kernels, which multiply the bf16 inputs exactly and sum in fp32, as the puzzle's mma.sync does.
-// The mode is set for the same reason as in fp32_cublas: so that no library default changes what is timed.
-inline cublasHandle_t bf16_cublas() {
-  static const cublasHandle_t handle = [] {
-    cublasHandle_t created = nullptr;
-    if (!cublas_ok(cublasCreate(&created), "cublasCreate")) return cublasHandle_t{nullptr};
-    if (!cublas_ok(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode")) {
-      cublasDestroy(created);
-      return cublasHandle_t{nullptr};
-    }
-    return created;
-  }();
-  return handle;
-}
-
 // batched_gemm with bf16 A and B, fp32 sums (CUBLAS_COMPUTE_32F, alpha applied in fp32), and C stored as
 // c_type: CUDA_R_32F (c points to floats) or CUDA_R_16BF (c points to __nv_bfloat16, rounded once at the
 // end). Same row-major convention and mapping to column-major cuBLAS as batched_gemm.
@@ -102,40 +87,17 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
-// An N x N device buffer kept from one call to the next, so that the timed calls measure attention and
-// not cudaMalloc. PyTorch's caching allocator gives standard attention the same: after the first step its
-// N x N tensors come from a pool. The first call of each shape allocates anew, even at the same size (a
+// An N x N device buffer of T kept from one call to the next, so that the timed calls measure attention
+// and not cudaMalloc. PyTorch's caching allocator gives standard attention the same: after the first step
+// its N x N tensors come from a pool. The first call of each shape allocates anew, even at the same size (a
 // causal shape after its non-causal twin): the harness counts the bytes a launcher allocates during that
 // first, untimed call of a case, so every shape must show its own. Never freed: the process's exit
 // releases it.
+template <class T>
 class KeptBuffer {
  public:
-  // Room for the shape's bh * n_q * n_k floats, or nullptr when cudaMalloc failed; its error is then what
+  // Room for the shape's bh * n_q * n_k elements, or nullptr when cudaMalloc failed; its error is then what
   // cudaGetLastError returns after the launcher, which bench reports as "out of memory".
-  float* for_shape(const Shape& shape) {
-    if (data_ && shape == shape_) return data_;
-    cudaFree(data_);  // waits for the kernels of earlier calls that may still use it
-    data_ = nullptr;
-    const size_t elements = static_cast<size_t>(shape.bh) * shape.n_q * shape.n_k;
-    if (cudaMalloc(&data_, elements * sizeof(float)) != cudaSuccess) {
-      data_ = nullptr;
-      return nullptr;
-    }
-    shape_ = shape;
-    return data_;
-  }
-
- private:
-  float* data_ = nullptr;
-  Shape shape_{};
-};
-
-// KeptBuffer for elements of any type T, with the same rules (allocated by the first call of each shape,
-// reused after, never freed): the bf16 baseline keeps S as float and P as __nv_bfloat16.
-template <class T>
-class KeptBufferOf {
- public:
-  // Room for the shape's bh * n_q * n_k elements of T, or nullptr when cudaMalloc failed (as KeptBuffer).
   T* for_shape(const Shape& shape) {
     if (data_ && shape == shape_) return data_;
     cudaFree(data_);  // waits for the kernels of earlier calls that may still use it
