@@ -20,13 +20,28 @@ constexpr Sizes kShapes[] = {
     {2, 300, 64, 64, "more queries than keys (causal: queries 0..235 see no key: o = 0, lse = -inf)"},
 };
 
+// kShapes, causal and not, with d raised to at least `min_d` (the tensor-core puzzles' tiles want 64).
+void add_shapes(std::vector<TestCase>& cases, int64_t min_d) {
+  for (const Sizes& s : kShapes) {
+    for (const bool causal : {false, true})
+      cases.push_back(sized(s.bh, s.n_q, s.n_k, std::max(s.d, min_d), causal, s.about));
+  }
+}
+
+// Larger shapes, too slow for the simulator, causal and not.
+void add_gpu_only(std::vector<TestCase>& cases) {
+  for (const bool causal : {false, true}) {
+    cases.push_back(
+        gpu_only(sized(3, 1000, 1000, 64, causal, "1000 rows and keys: no tile size divides them")));
+    cases.push_back(gpu_only(sized(4, 1024, 1024, 128, causal, "whole tiles, d = 128")));
+  }
+}
+
 }  // namespace
 
 std::vector<TestCase> cases() {
   std::vector<TestCase> cases;
-  for (const Sizes& s : kShapes) {
-    for (const bool causal : {false, true}) cases.push_back(sized(s.bh, s.n_q, s.n_k, s.d, causal, s.about));
-  }
+  add_shapes(cases, 16);
   for (TestCase& test : std::vector<TestCase>{
            of_kind("large_logits", "large_logits",
                    sized(2, 150, 250, 32, false,
@@ -42,11 +57,7 @@ std::vector<TestCase> cases() {
        }) {
     cases.push_back(std::move(test));
   }
-  for (const bool causal : {false, true}) {
-    cases.push_back(
-        gpu_only(sized(3, 1000, 1000, 64, causal, "1000 rows and keys: no tile size divides them")));
-    cases.push_back(gpu_only(sized(4, 1024, 1024, 128, causal, "whole tiles, d = 128")));
-  }
+  add_gpu_only(cases);
   // TFLOP/s of `check` on a GPU: long enough sequences to fill the GPU, small enough that the parent's
   // float64 reference takes a few seconds. `puzzle bench 5` times the benchmark shapes.
   cases.push_back(timed(sized(8, 2048, 2048, 64, false, "TFLOP/s, d = 64")));
@@ -68,17 +79,8 @@ std::vector<TestCase> forward_cases() {
 }
 
 std::vector<TestCase> cases_16bit() {
-  constexpr Sizes kShapes16[] = {
-      {1, 1, 1, 64, "one query, one key: o is that key's v row"},
-      {1, 17, 17, 64, "17 rows: most of the first tile of queries and of keys is past the end"},
-      {2, 127, 129, 64, "one query short of 128, one key past 128: a tail of one key"},
-      {1, 64, 300, 128, "more keys than queries (causal: every query sees at least 237 keys)"},
-      {2, 300, 64, 64, "more queries than keys (causal: queries 0..235 see no key: o = 0, lse = -inf)"},
-  };
   std::vector<TestCase> cases;
-  for (const Sizes& s : kShapes16) {
-    for (const bool causal : {false, true}) cases.push_back(sized(s.bh, s.n_q, s.n_k, s.d, causal, s.about));
-  }
+  add_shapes(cases, 64);
   for (TestCase& test : std::vector<TestCase>{
            of_kind("large_logits", "large_logits",
                    sized(2, 150, 250, 64, false,
@@ -92,11 +94,7 @@ std::vector<TestCase> cases_16bit() {
        }) {
     cases.push_back(std::move(test));
   }
-  for (const bool causal : {false, true}) {
-    cases.push_back(
-        gpu_only(sized(3, 1000, 1000, 64, causal, "1000 rows and keys: no tile size divides them")));
-    cases.push_back(gpu_only(sized(4, 1024, 1024, 128, causal, "whole tiles, d = 128")));
-  }
+  add_gpu_only(cases);
   // As puzzle 5's: the parent's float64 reference (and the allowance, another pass) takes seconds.
   cases.push_back(timed(sized(8, 2048, 2048, 64, false, "TFLOP/s, d = 64")));
   cases.push_back(timed(sized(4, 2048, 2048, 128, false, "TFLOP/s, d = 128")));
