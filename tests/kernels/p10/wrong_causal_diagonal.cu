@@ -1,0 +1,7 @@
+// expect: failed
+// expect-diagnosis: causal_mask_shifted
+// Wrong: the causal mask also hides the key on the diagonal itself (>= where > belongs): each query loses
+// the last key it sees, in every gradient.
+// mutant-of: puzzles/10_flash_backward_bf16/solutions/1_clear.cu
+// replace: const bool masked = key >= n_k || (causal && key > query + diagonal);
+// with: const bool masked = key >= n_k || (causal && key >= query + diagonal);
