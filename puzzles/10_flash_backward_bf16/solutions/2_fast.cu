@@ -2,18 +2,20 @@
 // Over 1_clear.cu:
 //   - blocks of 128 keys and 8 warps (1_clear.cu: 64 keys, 4 warps): Q, dO, lse and D are read once per
 //     128 keys, not 64, and dq_accum gets half as many atomic adds;
-//   - FlashAttention-2's warp tiles (Flash_bwd_kernel_traits on sm80: <64, 128, 128, 8, 2, 4, 4> at
-//     d = 64 and <128, 64, 128, 8, 2, 4, 2> at d = 128). Each of the five products is a warp_gemm of its
-//     own warp layout, with A and B from shared memory:
-//       S = Q K^T and dP = dO V^T: warps 2 (queries) x 4 (keys), a warp tile of 32 x 32 (64 x 32 at d 64);
+//   - FlashAttention-2's tiles and warp layouts (its Flash_bwd_kernel_traits<d, queries per tile, keys per
+//     block, warps, S/dP, dK/dV, dQ layouts> where shared memory allows 144 KiB: <64, 128, 128, 8, 4, 4, 4>
+//     and <128, 64, 128, 8, 2, 4, 2>). Each of the five products is a warp_gemm with its own warp layout,
+//     A and B both from shared memory:
+//       S = Q K^T and dP = dO V^T: warps 2 (queries) x 4 (keys) at d 128, 32 x 32 per warp; 4 x 2 at d 64,
+//         32 x 64 per warp (queries 128 per tile there);
 //       dV += P^T dO and dK += dS^T Q: warps 4 (keys) x 2 (d), 32 keys x d/2 per warp, in registers;
-//       dQ = dS K: warps 2 x 4 at d 128 (4 x 2 at d 64), 32 queries x 32 columns per warp.
+//       dQ = dS K: warps 2 x 4 at d 128, 4 x 2 at d 64: 32 queries x 32 columns per warp.
 //     P and dS go through shared memory (as FlashAttention-2 does), since a warp's S tile is not the
-//     rows of its dV tile. A warp tile of two or four m16 tiles by two or more n16 tiles reuses each
-//     ldmatrix for several mma: 1152 ldmatrix.x4 per 2560 mma at d 128 (1_clear.cu: 180 per 320, 1.25x
-//     the shared-memory reads per mma);
-//   - rows = queries in S and dP (1_clear.cu computes S^T): the lane's 2 (4 at d 64) rows of lse and D
-//     come from global memory in registers, read at the top of the tile;
+//     rows of its dV tile. A warp tile of two m16 tiles by two or more n16 tiles reuses each ldmatrix for
+//     several mma: 1152 ldmatrix.x4 per 2560 mma per tile (1_clear.cu: 180 per 320, 1.25x the
+//     shared-memory reads per mma);
+//   - rows = queries in S and dP (1_clear.cu computes S^T): the lane's 4 rows of lse and D come from
+//     global memory into registers at the top of the tile;
 //   - Q and dO double-buffered by cp.async: tile i + 1 is on its way while tile i is computed; two
 //     __syncthreads per tile (1_clear.cu: three, and it waits for each tile's copy);
 //   - a tile that crosses neither the end of the keys nor the causal diagonal skips the mask code;
@@ -162,12 +164,13 @@ __global__ void dq_kernel(const float* dq_accum, __nv_bfloat16* dq, float scale,
 }
 
 // kM queries per tile, kN keys per block; the warp layouts of the text above.
-template <int D_, int kM_, int kN_, int kQWarpsM_>
+template <int D_, int kM_, int kN_, int kSWarpsM_, int kQWarpsM_>
 struct Config {
   static constexpr int D = D_, kM = kM_, kN = kN_;
   static constexpr int kStride = D + kPad, kPStride = kN + kPad;  // rows of Q/dO/K/V tiles, of P and dS
-  // S and dP: 2 x 4 warps.
-  static constexpr int kSM = kM / 2 / 16, kSN = kN / 4 / 16;  // m16 tiles, n16 tiles per warp
+  // S and dP: kSWarpsM x (8 / kSWarpsM) warps.
+  static constexpr int kSWarpsM = kSWarpsM_, kSWarpsN = kWarps / kSWarpsM;
+  static constexpr int kSM = kM / kSWarpsM / 16, kSN = kN / kSWarpsN / 16;  // m16, n16 tiles per warp
   // dK and dV: 4 (keys) x 2 (d) warps.
   static constexpr int kKvM = kN / 4 / 16, kKvN = D / 2 / 16;
   // dQ: kQWarpsM x (8 / kQWarpsM) warps.
@@ -200,7 +203,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const float scale_log2 = scale * kLog2e;
 
   // The warp's tiles: S/dP rows s_m0.., keys s_n0..; dK/dV keys kv_m0.., columns kv_n0..; dQ rows, columns.
-  const int s_m0 = warp / 4 * (16 * C::kSM), s_n0 = warp % 4 * (16 * C::kSN);
+  const int s_m0 = warp / C::kSWarpsN * (16 * C::kSM), s_n0 = warp % C::kSWarpsN * (16 * C::kSN);
   const int kv_m0 = warp % 4 * (16 * C::kKvM), kv_n0 = warp / 4 * (16 * C::kKvN);
   const int q_m0 = warp / C::kQWarpsN * (16 * C::kQM), q_n0 = warp % C::kQWarpsN * (16 * C::kQN);
 
@@ -332,7 +335,7 @@ void flash_bwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_b
                     __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q, int n_k, int d, float scale,
                     bool causal) {
   if (d == 64)
-    launch<Config<64, 128, 128, 4>>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
+    launch<Config<64, 128, 128, 4, 4>>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
   if (d == 128)
-    launch<Config<128, 64, 128, 2>>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
+    launch<Config<128, 64, 128, 2, 2>>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
 }
