@@ -140,7 +140,8 @@ __global__ void __launch_bounds__(kThreads)
   load_tile<D>(v_tile, v, k0, n_k);
   float dk_acc[D / 8][4] = {}, dv_acc[D / 8][4] = {};  // columns 8n + 2t, +1 of rows g ([0], [1]), g + 8
 
-  // 2. The tiles of queries; causal: queries before k0 - (n_k - n_q) see none of the block's keys.
+  // 2. The tiles of queries; causal: queries before k0 - (n_k - n_q) see none of the block's keys (query
+  //    n_q - 1 sees key k0 < n_k: every block runs at least one tile, whose wait covers K and V too).
   const int first_query = causal ? max(0, k0 - diagonal) : 0;
   for (int q0 = first_query / kQueries * kQueries; q0 < n_q; q0 += kQueries) {
     load_tile<D>(q_tile, q, q0, n_q);
