@@ -19,6 +19,7 @@ const std::map<std::string, MakeJudge> kFamilyJudges = {
     {"attention_forward", puzzles::attention::forward_judge},
     {"attention_forward_16bit", puzzles::attention::forward_16bit_judge},
     {"attention_backward", puzzles::attention::backward_judge},
+    {"attention_backward_16bit", puzzles::attention::backward_16bit_judge},
     {"matmul", puzzles::matmul::judge},
 };
 

@@ -1,9 +1,6 @@
 // Puzzle 6: the FlashAttention backward pass: dq, dk, dv from q, k, v, o, lse and dout, recomputing P
 // from lse tile by tile instead of storing it.
-#include <cmath>
-
 #include "families/attention_family.hpp"
-#include "rng.hpp"
 
 // The launcher the stub defines: written here only (harness/core/launcher.hpp).
 PUZZLE_LAUNCHER(attention::call_backward_launcher, flash_bwd,
@@ -16,51 +13,12 @@ namespace {
 
 using namespace attention;
 
-enum Input { kQ, kK, kV, kO, kLse, kDout };
-
-// Gradients are linear in dout. With large logits (scores near 100) a float32 kernel's scores are off by
-// ~1e-5, so its P by ~1e-5 relative: measured, its gradients then need atol 4.5e-4 at rtol 1e-4 where
-// every other case needs 1.3e-6 or less. Scaling dout by 2^-8 (exact) scales the gradients and those
-// errors alike, to 1.8e-6: one tolerance then serves every case (kGradientTolerance).
-double dout_sigma(const TestCase& test) {
-  return test.input_kind == "large_logits" ? 1.0 / 256 : 1.0;
-}
-
-// Timing only (`puzzle bench`): the float64 forward would take hours at the bench shapes, and timing does
-// not depend on the values, only on their being realistic: o ~ N(0, 1/4), lse = log(visible keys) + 1/2,
-// what random q, k, v give.
-void bench_forward(const Shape& shape, uint64_t seed, std::vector<double>& o, std::vector<double>& lse) {
-  Rng rng = Rng::for_buffer(seed, 6, "bench_forward", kO);
-  for (double& x : o) x = 0.5 * rng.normal();
-  for (int64_t row = 0; row < static_cast<int64_t>(lse.size()); ++row) {
-    const int64_t keys = shape.visible_keys(row % shape.n_q);
-    lse[row] = keys == 0 ? -INFINITY : std::log(static_cast<double>(keys)) + 0.5;
-  }
-}
-
-// q, k, v as puzzle 5 draws them; o and lse from the float64 forward reference rounded to float, so that
-// this puzzle does not depend on the learner's puzzle 5; dout ~ N(0, dout_sigma^2).
-void make_inputs(const TestCase& test, uint64_t seed, Buffers& in) {
-  make_qkv(6, test, seed, in);
-  const Shape shape = shape_of(test.params);
-  std::vector<double> o(in[kO].size()), lse(in[kLse].size());
-  if (test.input_kind == kBenchInputs) {
-    bench_forward(shape, seed, o, lse);
-  } else {
-    forward(shape, in[kQ].data(), in[kK].data(), in[kV].data(), o.data(), lse.data());
-  }
-  for (size_t i = 0; i < o.size(); ++i) in[kO][i] = static_cast<float>(o[i]);
-  for (size_t i = 0; i < lse.size(); ++i) in[kLse][i] = static_cast<float>(lse[i]);
-  Rng rng = Rng::for_buffer(seed, 6, test.name, kDout);
-  for (float& x : in[kDout]) x = static_cast<float>(dout_sigma(test) * rng.normal());
-}
-
 // One tolerance for dq, dk and dv, puzzle 5's. A right float32 kernel differs from the float64 reference
 // by its own rounding: each score (a d-term dot product), exp() of scale * s - lse, dP, the sums over up
 // to 2048 queries (dk, dv) and over the tiles of keys in any order (dq, by atomics). Measured on every
 // case with a float32 model of the solution's arithmetic (tests/harness/test_flash_backward.cpp, its
 // skipped test prints the figures): at rtol 1e-4 the worst case needs atol 1.8e-6 (large_logits_causal,
-// with dout scaled as above; 1.3e-6 for 3x1000x1000x64_causal), so atol 1e-5 leaves a margin of 5. The
+// with dout scaled by 2^-8 as make_backward_inputs says; 1.3e-6 for 3x1000x1000x64_causal), so atol 1e-5 leaves a margin of 5. The
 // wrong kernels miss by far more: a P off by a row factor, a missing D or scale, a moved diagonal or a
 // lost tile of keys change gradients by percents to orders of magnitude.
 constexpr Tolerance kGradientTolerance = {.atol = 1e-5, .rtol = 1e-4};
@@ -92,7 +50,8 @@ PuzzleSpec flash_backward() {
       // FlashAttention's convention: the backward pass is 2.5 times the forward's FLOPs (5 matrix products
       // of the forward's size where the forward has 2).
       .flops = [](const Params& p) { return 2.5 * forward_flops(p); },
-      .make_inputs = make_inputs,
+      .make_inputs = [](const TestCase& test, uint64_t seed,
+                        Buffers& inputs) { make_backward_inputs(6, test, seed, inputs); },
       .judge = "attention_backward",
       .hints =
           {"Start from the math, one query row i at a time: p_j = exp(scale * q_i . k_j - lse_i) over the "

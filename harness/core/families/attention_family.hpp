@@ -1,4 +1,4 @@
-// What the attention puzzles (5: forward, 6: backward) share: a case's shape and scale, the causal rule,
+// What the attention puzzles (5 and 9: forward, 6 and 10: backward) share: a case's shape and scale, the causal rule,
 // the case list, the buffer layouts, the inputs q, k, v, the double-precision forward reference, the FLOP
 // count and the scratch-memory rule. Each puzzle keeps its own outputs, hints, budgets and diagnoses.
 #pragma once
@@ -61,8 +61,12 @@ BufferSpec row_buffer(std::string name);
 
 // Input kinds: "random" (q, k, v ~ N(0, 1): scores of standard deviation ~1 at scale 1/sqrt(d)) and
 // "large_logits" (q scaled up: scores in the hundreds, so exp overflows float without a running max).
-// Fills inputs[0..2] with q, k, v; puzzle 6 draws its own dout into a later buffer.
+// Fills inputs[0..2] with q, k, v.
 void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& inputs);
+// The backward puzzles' (6, 10) inputs q, k, v, o, lse, dout: q, k, v as make_qkv draws them; o and lse
+// from the float64 forward reference (timing-only stand-ins for kBenchInputs), so that a backward puzzle
+// does not depend on the learner's forward; dout ~ N(0, 1), scaled by 2^-8 for large logits.
+void make_backward_inputs(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& inputs);
 
 // The scores of one query row in double: s[j] = scale * q . k_j for the keys it sees, -inf for the others.
 void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s);
@@ -97,5 +101,16 @@ void call_forward_launcher_16bit(void (*launcher)(const T* q, const T* k, const 
            static_cast<float>(scale_of(args.params)), args.params.at("causal") != 0);
 }
 void call_backward_launcher(BackwardLauncher launcher, const LaunchArgs& args);
+// The same for 16-bit q, k, v, o, dout and gradients, lse fp32.
+template <class T>
+void call_backward_launcher_16bit(void (*launcher)(const T* q, const T* k, const T* v, const T* o,
+                                                   const float* lse, const T* dout, T* dq, T* dk, T* dv,
+                                                   int bh, int n_q, int n_k, int d, float scale, bool causal),
+                                  const LaunchArgs& args) {
+  launcher(args.input<T>(0), args.input<T>(1), args.input<T>(2), args.input<T>(3), args.input<float>(4),
+           args.input<T>(5), args.output<T>(0), args.output<T>(1), args.output<T>(2), args.size("bh"),
+           args.size("n_q"), args.size("n_k"), args.size("d"), static_cast<float>(scale_of(args.params)),
+           args.params.at("causal") != 0);
+}
 
 }  // namespace puzzle::puzzles::attention

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "families/attention_backward_allowance.hpp"
 #include "families/attention_backward_reference.hpp"
 #include "families/attention_family.hpp"
 #include "families/flash_backward_diagnoses.hpp"
@@ -48,15 +49,27 @@ Judge forward_16bit_judge(const std::vector<std::string>& extra_diagnoses) {
   return judge;
 }
 
+enum BackwardInput { kQ, kK, kV, kO, kLse, kDout };  // as call_backward_launcher passes them
+
 Judge backward_judge(const std::vector<std::string>& extra_diagnoses) {
   no_extras("attention_backward", extra_diagnoses);
-  enum Input { kQ, kK, kV, kO, kLse, kDout };  // as call_backward_launcher passes them
   return {.reference =
               [](const Params& p, const Buffers& in, RefBuffers& out) {
                 backward(shape_of(p), in[kQ].data(), in[kK].data(), in[kV].data(), in[kDout].data(),
                          out[0].data(), out[1].data(), out[2].data());
               },
           .diagnose = flash_backward_diagnoses};
+}
+
+// bf16 gradients: harness/judge/families/attention_backward_allowance.cpp says what a right kernel may err.
+Judge backward_16bit_judge(const std::vector<std::string>& extra_diagnoses) {
+  Judge judge = backward_judge({});
+  no_extras("attention_backward_16bit", extra_diagnoses);
+  judge.allowance = [](const Params& p, const Buffers& in, RefBuffers& out) {
+    backward_16bit_allowance(shape_of(p), in[kQ].data(), in[kK].data(), in[kV].data(), in[kO].data(),
+                             in[kDout].data(), 0x1p-8, out[0].data(), out[1].data(), out[2].data());
+  };
+  return judge;
 }
 
 }  // namespace puzzle::puzzles::attention

@@ -1,4 +1,4 @@
-// Puzzle 6's diagnoses. Most bugs of a backward kernel give gradients that are exactly right for a kernel
+// Puzzle 6's and 10's diagnoses. Most bugs of a backward kernel give gradients that are exactly right for a kernel
 // that did one step differently (P without lse, D left out, no scale, the causal diagonal moved): each
 // such hypothesis is recomputed in double as a BackwardModel and compared with all three outputs. The
 // bugs that touch dq alone (how the key tiles' contributions reach it) are told apart by dk and dv
@@ -28,14 +28,37 @@ enum Output { kDq, kDk, kDv };
 // simulator's cases are all below it) the hypotheses are left to the smaller cases, which fail alike.
 constexpr double kMaxModelWork = 5e7;
 
+bool sixteen_bit(const CaseEvidence& e) {
+  return e.allowance && !e.allowance->empty();
+}
+
+// 16-bit gradients carry a rounding error of ~2^-8 relative on every element, so they are compared with a
+// hypothesis as whole buffers: within 3% of the model's norm (a right kernel errs by ~0.5%), and at most
+// half as far from the model as from the right answer, so that a model close to the right answer (a
+// diagonal moved by one key in a long row) claims only a kernel that is nearer to it.
+bool matches_in_norm(const CaseEvidence& e, const std::vector<double> (&model)[3]) {
+  double off_model = 0, off_right = 0, norm = 0;
+  for (int b = kDq; b <= kDv; ++b) {
+    const std::vector<float>& got = (*e.outputs)[b];
+    const std::vector<double>& right = (*e.expected)[b];
+    for (size_t i = 0; i < got.size(); ++i) {
+      off_model += (got[i] - model[b][i]) * (got[i] - model[b][i]);
+      off_right += (got[i] - right[i]) * (got[i] - right[i]);
+      norm += model[b][i] * model[b][i];
+    }
+  }
+  return off_model <= 0.03 * 0.03 * norm && off_model <= 0.25 * off_right;  // false for NaN
+}
+
 // The outputs are those of `model` under `shape`: every element within 10x the tolerance (a wrong
-// kernel's own float32 rounding comes on top of the model's).
+// kernel's own float32 rounding comes on top of the model's), or for 16-bit gradients matches_in_norm.
 bool matches(const CaseEvidence& e, const Shape& shape, const BackwardModel& model) {
   const Buffers& in = *e.inputs;
   std::vector<double> grads[3] = {std::vector<double>(in[kQ].size()), std::vector<double>(in[kK].size()),
                                   std::vector<double>(in[kV].size())};
   attention::backward(shape, in[kQ].data(), in[kK].data(), in[kV].data(), in[kDout].data(), grads[kDq].data(),
                       grads[kDk].data(), grads[kDv].data(), model);
+  if (sixteen_bit(e)) return matches_in_norm(e, grads);
   const Tolerance loose = {10 * e.puzzle->tolerance.atol, 10 * e.puzzle->tolerance.rtol};
   for (int b = kDq; b <= kDv; ++b) {
     const std::vector<float>& got = (*e.outputs)[b];
@@ -102,7 +125,7 @@ std::vector<Hypothesis> hypotheses(const CaseEvidence& e, const Shape& shape) {
 }
 
 // got = factor * want over the elements of at least a tenth of the buffer's largest (where float32
-// rounding is far below the 1e-3 allowed here), if one factor fits them all.
+// rounding is far below the 1e-3 allowed here; 16-bit rounding below 3%), if one factor fits them all.
 std::optional<double> common_factor(const CaseEvidence& e, int b) {
   const std::vector<float>& got = (*e.outputs)[b];
   const std::vector<double>& want = (*e.expected)[b];
@@ -114,7 +137,8 @@ std::optional<double> common_factor(const CaseEvidence& e, int b) {
     low = std::min(low, got[i] / want[i]);
     high = std::max(high, got[i] / want[i]);
   }
-  if (!(low <= high) || high - low > 1e-3 * std::abs(high)) return std::nullopt;  // none, or NaN
+  const double spread = sixteen_bit(e) ? 0.03 : 1e-3;
+  if (!(low <= high) || high - low > spread * std::abs(high)) return std::nullopt;  // none, or NaN
   return (low + high) / 2;
 }
 
@@ -123,9 +147,8 @@ bool buffer_right(const CaseEvidence& e, int b) {
 }
 
 // dk and dv are right and dq is not: the bug is in how dq's sum over tiles of keys was gathered.
-void dq_accumulation(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+void dq_alone_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   const BufferCheck& dq = e.checks[kDq];
-  if (buffer_right(e, kDq) || !buffer_right(e, kDk) || !buffer_right(e, kDv)) return;
   if (dq.nan_count + dq.unwritten == dq.elements) {
     out.push_back(
         {"dq_not_zeroed",
@@ -154,13 +177,49 @@ void dq_accumulation(const CaseEvidence& e, std::vector<Diagnosis>& out) {
            "ds as dk"});
 }
 
+// dq and dv are right and dk is not: P and dS are right (dq is made of dS, dv of P), the dS^T Q product
+// is not.
+void dk_alone_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  const double scale = attention::scale_of(e.test->params);
+  const std::optional<double> factor = common_factor(e, kDk);
+  if (factor && std::abs(*factor * scale - 1) < 0.03) {
+    out.push_back({"dk_scale_missing",
+                   "dq and dv are right, and dk is the right answer times 1/scale = " + format_number(1 / scale, 4) +
+                       " everywhere: dk = scale * dS^T Q, and its scale was left out (dq has it)"});
+    return;
+  }
+  out.push_back({"dk_alone_wrong",
+                 "dq and dv are right but dk is not" +
+                     (factor ? " (it is the right answer times " + format_number(*factor, 4) + ")" : std::string()) +
+                     ": dS and P are right, since dq and dv are made of them, so the bug is in dk = scale * dS^T "
+                     "Q alone: dS^T (keys as rows) against Q over the queries, its scale, or how dk is stored"});
+}
+
+// dq and dk are right and dv is not: P is right (dS is made of it), the P^T dout product is not.
+void dv_alone_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  out.push_back({"dv_alone_wrong",
+                 "dq and dk are right but dv is not: P is right, since dS = P * (dP - D) and dq and dk are made "
+                 "of it, so the bug is in dv = P^T dout alone: P^T (keys as rows, not P), summed over the "
+                 "queries against dout's rows; on tensor cores, P^T's packing as an A fragment and dout's "
+                 "ldmatrix .trans"});
+}
+
+// Exactly one gradient is wrong: the step that only it takes.
+void one_gradient_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
+  const bool dq = buffer_right(e, kDq), dk = buffer_right(e, kDk), dv = buffer_right(e, kDv);
+  if (dq + dk + dv != 2) return;
+  if (!dq) dq_alone_wrong(e, out);
+  if (!dk) dk_alone_wrong(e, out);
+  if (!dv) dv_alone_wrong(e, out);
+}
+
 }  // namespace
 
 void flash_backward_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   for (const BufferCheck& c : e.checks) {
     if (!c.available) return;
   }
-  dq_accumulation(e, out);
+  one_gradient_wrong(e, out);
   const Shape shape = attention::shape_of(e.test->params);
   if (static_cast<double>(shape.bh * shape.n_q * shape.n_k * shape.d) > kMaxModelWork) return;
   for (const Hypothesis& h : hypotheses(e, shape)) {

@@ -9,10 +9,7 @@ TorchColumns time_torch(const BenchReport& report, const BenchOptions& options, 
                         std::chrono::milliseconds shape_timeout, const BenchObserver& observer) {
   const PuzzleSpec& spec = *report.spec;
   if (!options.torch) return {.absent = "left out (--no-torch)"};
-  // cuBLAS, the baseline of the products (7, 8), is what torch.matmul calls: no column of its own.
-  const bool has_counterpart = spec.judge == "softmax" || spec.judge == "attention_forward" ||
-                               spec.judge == "attention_forward_16bit" || spec.judge == "attention_backward";
-  if (!has_counterpart)
+  if (torch_op(spec).empty())
     return {.absent = "torch_bench.py has no counterpart to puzzle " + std::to_string(spec.id)};
   const auto script = config.source_dir / "baselines" / "torch_bench.py";
   if (!std::filesystem::exists(script)) return {.absent = script.string() + " is missing"};

@@ -57,6 +57,13 @@ std::string torch_python() {
   return python && *python ? python : "python3";
 }
 
+std::string torch_op(const PuzzleSpec& spec) {
+  static constexpr std::string_view kSixteenBit = "_16bit";
+  std::string op = spec.judge;
+  if (op.ends_with(kSixteenBit)) op.resize(op.size() - kSixteenBit.size());
+  return op == "softmax" || op == "attention_forward" || op == "attention_backward" ? op : "";
+}
+
 nlohmann::json torch_request(const PuzzleSpec& spec, const std::vector<const TestCase*>& shapes) {
   nlohmann::json list = nlohmann::json::array();
   for (const TestCase* shape : shapes) {
@@ -66,8 +73,8 @@ nlohmann::json torch_request(const PuzzleSpec& spec, const std::vector<const Tes
     list.push_back(entry);
   }
   const protocol::Job timing;
-  // The puzzle's op and dtype: a 16-bit attention puzzle is SDPA's forward in that type.
-  const std::string op = spec.judge == "attention_forward_16bit" ? "attention_forward" : spec.judge;
+  // The puzzle's op and dtype: a 16-bit attention puzzle is SDPA's forward or backward in that type.
+  const std::string op = torch_op(spec);
   const Dtype dtype = spec.inputs.empty() ? Dtype::f32 : spec.inputs[0].dtype;
   const char* torch_dtype = dtype == Dtype::bf16 ? "bfloat16" : dtype == Dtype::f16 ? "float16" : "float32";
   return {{"op", op},

@@ -15,7 +15,12 @@ namespace puzzle::cli {
 // The interpreter: $PUZZLE_PYTHON when set (a test points it at a stub), else python3 from the PATH.
 std::string torch_python();
 
-// What the script reads: the op (the puzzle's judge), float32, the shapes by the bench's names with their
+// torch_bench.py's op for the puzzle's judge ("softmax", "attention_forward", "attention_backward"; a
+// 16-bit judge is its op in the puzzle's dtype), or "" where it has none (the products: cuBLAS is what
+// torch.matmul calls).
+std::string torch_op(const PuzzleSpec& spec);
+
+// What the script reads: torch_op, the dtype of the puzzle's first input, the shapes by the bench's names with their
 // sizes, and the child's warm-up, repetitions and timing budget (protocol::Job, harness/child/bench.cpp).
 nlohmann::json torch_request(const PuzzleSpec& spec, const std::vector<const TestCase*>& shapes);
 

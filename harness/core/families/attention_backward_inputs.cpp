@@ -1,0 +1,50 @@
+// The backward puzzles' inputs (6: fp32, 10: bf16; the harness rounds each 16-bit buffer once after this).
+#include <cmath>
+
+#include "families/attention_family.hpp"
+#include "rng.hpp"
+
+namespace puzzle::puzzles::attention {
+namespace {
+
+enum Input { kQ, kK, kV, kO, kLse, kDout };
+
+// Gradients are linear in dout. With large logits (scores near 100) a float32 kernel's scores are off by
+// ~1e-5, so its P by ~1e-5 relative: measured, its gradients then need atol 4.5e-4 at rtol 1e-4 where
+// every other case needs 1.3e-6 or less. Scaling dout by 2^-8 (exact) scales the gradients and those
+// errors alike, to 1.8e-6: one tolerance then serves every case (puzzle 6's kGradientTolerance).
+double dout_sigma(const TestCase& test) {
+  return test.input_kind == "large_logits" ? 1.0 / 256 : 1.0;
+}
+
+// Timing only (`puzzle bench`): the float64 forward would take hours at the bench shapes, and timing does
+// not depend on the values, only on their being realistic: o ~ N(0, 1/4), lse = log(visible keys) + 1/2,
+// what random q, k, v give.
+void bench_forward(int puzzle_id, const Shape& shape, uint64_t seed, std::vector<double>& o,
+                   std::vector<double>& lse) {
+  Rng rng = Rng::for_buffer(seed, puzzle_id, "bench_forward", kO);
+  for (double& x : o) x = 0.5 * rng.normal();
+  for (int64_t row = 0; row < static_cast<int64_t>(lse.size()); ++row) {
+    const int64_t keys = shape.visible_keys(row % shape.n_q);
+    lse[row] = keys == 0 ? -INFINITY : std::log(static_cast<double>(keys)) + 0.5;
+  }
+}
+
+}  // namespace
+
+void make_backward_inputs(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& in) {
+  make_qkv(puzzle_id, test, seed, in);
+  const Shape shape = shape_of(test.params);
+  std::vector<double> o(in[kO].size()), lse(in[kLse].size());
+  if (test.input_kind == kBenchInputs) {
+    bench_forward(puzzle_id, shape, seed, o, lse);
+  } else {
+    forward(shape, in[kQ].data(), in[kK].data(), in[kV].data(), o.data(), lse.data());
+  }
+  for (size_t i = 0; i < o.size(); ++i) in[kO][i] = static_cast<float>(o[i]);
+  for (size_t i = 0; i < lse.size(); ++i) in[kLse][i] = static_cast<float>(lse[i]);
+  Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, kDout);
+  for (float& x : in[kDout]) x = static_cast<float>(dout_sigma(test) * rng.normal());
+}
+
+}  // namespace puzzle::puzzles::attention
