@@ -21,8 +21,8 @@
 // as FlashAttention-2 does it) and for dq, dk and dv's own rounding. Sum in fp32: the mma's accumulators,
 // and dQ in an fp32 scratch (atomicAdd), converted to bf16 at the end.
 //
-// Budgets. Lines: roughly 270 for kernels + launcher. Memory traffic (a key tile: the keys of one block):
-//     read k, v once; q, dout, lse once per key tile; write dk, dv once; add into dq once per key tile
+// Budgets. Lines: roughly 280 for kernels + launcher. Memory traffic (a key tile: the keys of one block):
+//     read k, v once; q, dout, lse, D once per key tile; write dk, dv once; add into dq once per key tile
 // Extra device memory: O(bh * n * d), e.g. an fp32 dQ accumulator and D (an n_q x n_k scratch is rejected).
 //
 // You choose grid, blocks, shared memory and scratch buffers in the launcher below. Its signature is

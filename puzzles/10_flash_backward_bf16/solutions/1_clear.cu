@@ -180,7 +180,8 @@ __global__ void __launch_bounds__(kThreads)
       for (int e = 0; e < 4; ++e) {
         const int key = key0 + 8 * (e / 2), row = 8 * j + 2 * t + e % 2, query = q0 + row;
         const bool masked = key >= n_k || (causal && key > query + diagonal);
-        s[j][e] = masked ? 0.0f : exp2f(s[j][e] * scale_log2 - lse_tile[row]);
+        const float p = exp2f(s[j][e] * scale_log2 - lse_tile[row]);  // masked pairs too: one path per warp
+        s[j][e] = masked ? 0.0f : p;
         dp[j][e] = s[j][e] * (dp[j][e] - delta_tile[row]);
       }
 
