@@ -18,9 +18,9 @@ using namespace attention;
 // to 2048 queries (dk, dv) and over the tiles of keys in any order (dq, by atomics). Measured on every
 // case with a float32 model of the solution's arithmetic (tests/harness/test_flash_backward.cpp, its
 // skipped test prints the figures): at rtol 1e-4 the worst case needs atol 1.8e-6 (large_logits_causal,
-// with dout scaled by 2^-8 as make_backward_inputs says; 1.3e-6 for 3x1000x1000x64_causal), so atol 1e-5 leaves a margin of 5. The
-// wrong kernels miss by far more: a P off by a row factor, a missing D or scale, a moved diagonal or a
-// lost tile of keys change gradients by percents to orders of magnitude.
+// with dout scaled by 2^-8 as make_backward_inputs says; 1.3e-6 for 3x1000x1000x64_causal), so atol 1e-5
+// leaves a margin of 5. The wrong kernels miss by far more: a P off by a row factor, a missing D or scale, a
+// moved diagonal or a lost tile of keys change gradients by percents to orders of magnitude.
 constexpr Tolerance kGradientTolerance = {.atol = 1e-5, .rtol = 1e-4};
 
 }  // namespace
@@ -51,7 +51,7 @@ PuzzleSpec flash_backward() {
       // of the forward's size where the forward has 2).
       .flops = [](const Params& p) { return 2.5 * forward_flops(p); },
       .make_inputs = [](const TestCase& test, uint64_t seed,
-                        Buffers& inputs) { make_backward_inputs(6, test, seed, inputs); },
+                        Buffers& inputs) { make_backward_inputs(6, Dtype::f32, test, seed, inputs); },
       .judge = "attention_backward",
       .hints =
           {"Start from the math, one query row i at a time: p_j = exp(scale * q_i . k_j - lse_i) over the "

@@ -17,8 +17,9 @@ PuzzleSpec flash_backward_bf16() {
       .id = 10,
       .slug = "flash_backward_bf16",
       .title = "Flash attention backward in bf16",
-      .summary = "FlashAttention-2's backward pass on the tensor cores: the five products S, dP, dV, dK and dQ "
-                 "with mma.sync, dK and dV in registers over the query tiles, dQ added up in fp32.",
+      .summary =
+          "FlashAttention-2's backward pass on the tensor cores: the five products S, dP, dV, dK and dQ "
+          "with mma.sync, dK and dV in registers over the query tiles, dQ added up in fp32.",
       .signature = kLauncherSignature,
       .inputs = {query_buffer("q", Dtype::bf16), key_buffer("k", Dtype::bf16), key_buffer("v", Dtype::bf16),
                  query_buffer("o", Dtype::bf16), row_buffer("lse"), query_buffer("dout", Dtype::bf16)},
@@ -40,7 +41,7 @@ PuzzleSpec flash_backward_bf16() {
       // FlashAttention's convention, as puzzle 6: 2.5 times the forward's FLOPs.
       .flops = [](const Params& p) { return 2.5 * forward_flops(p); },
       .make_inputs = [](const TestCase& test, uint64_t seed,
-                        Buffers& inputs) { make_backward_inputs(10, test, seed, inputs); },
+                        Buffers& inputs) { make_backward_inputs(10, Dtype::bf16, test, seed, inputs); },
       .judge = "attention_backward_16bit",
       .hints =
           {"Puzzle 6's plan with puzzle 9's tools. Launcher: zero an fp32 dq accumulator (bh * n_q * d "
@@ -50,7 +51,8 @@ PuzzleSpec flash_backward_bf16() {
            "accumulators for the whole loop over query tiles.",
            "Work with the transposes, so that every product has the warp's 16 keys as its rows: S^T = K Q^T "
            "and dP^T = V dO^T (B operands Q and dO by ldmatrix, no .trans, as K in puzzle 9); P^T = "
-           "exp2(S^T * scale * log2(e) - lse * log2(e)), where each lane's two columns are two queries, so it "
+           "exp2(S^T * scale * log2(e) - lse * log2(e)), where each lane's two columns are two queries, so "
+           "it "
            "needs their lse and D; dS^T = P^T * (dP^T - D). Then dV += P^T dO and dK += dS^T Q take P^T and "
            "dS^T straight from registers as A fragments (puzzle 9's packing), with dO and Q by ldmatrix "
            ".trans, as V in puzzle 9.",
@@ -62,7 +64,8 @@ PuzzleSpec flash_backward_bf16() {
            "at the first query tile that sees the block's first key."},
       .line_budget = 280,
       .traffic_budget =
-          "read k, v once; q, dout, lse, D once per key tile; write dk, dv once; add into dq once per key tile",
+          "read k, v once; q, dout, lse, D once per key tile; write dk, dv once; add into dq once per key "
+          "tile",
       .max_scratch_bytes = max_scratch_bytes,
       .scratch_budget = kScratchBudget,
   };

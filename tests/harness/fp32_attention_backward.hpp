@@ -1,12 +1,14 @@
 // The attention backward pass in float32 on the CPU, computed the way puzzle 6's kernels compute it (P
 // from lse, D from dout and o, a partial dq per tile of keys added into dq), right and wrong: the judge
-// must pass the right one on every case and diagnose the wrong ones.
+// must pass the right one on every case and diagnose the wrong ones. With `sixteen_bit`, it rounds as
+// puzzle 10's tensor-core kernels do: P and dS to bf16 before their products, the gradients at the end.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "dtype.hpp"
 #include "families/attention_family.hpp"
 #include "registry.hpp"
 
@@ -16,10 +18,13 @@ struct Backward {
   bool subtract_lse = true;    // false: P = exp(scale * s), not normalized
   bool lse_base_2 = false;     // P = exp2(scale * s * log2(e) - lse): lse read as a base-2 logsumexp
   bool subtract_delta = true;  // false: dS = P * dP, D omitted
-  bool scale_dq_dk = true;     // false: dq and dk miss their factor scale
+  bool scale_dq = true;        // false: dq misses its factor scale
+  bool scale_dk = true;        // false: dk misses its factor scale
+  bool dv_from_p = false;      // dv = P dout (P's rows where P^T's belong), where indices allow
   bool add_dq = true;          // false: each tile of keys overwrites dq instead of adding (lost updates)
   int64_t diagonal_shift = 0;  // the causal diagonal moved by this many keys (an off-by-one mask)
   int64_t tile_keys = 64;
+  bool sixteen_bit = false;
 };
 
 struct Gradients {
@@ -39,7 +44,11 @@ inline Gradients flash_backward(const puzzle::Params& params, const puzzle::Buff
   Shape shape = puzzle::puzzles::attention::shape_of(params);
   shape.diagonal += how.diagonal_shift;
   const int64_t d = shape.d;
-  const float scale = static_cast<float>(shape.scale), grad_scale = how.scale_dq_dk ? scale : 1.0f;
+  const float scale = static_cast<float>(shape.scale);
+  const float dq_scale = how.scale_dq ? scale : 1.0f, dk_scale = how.scale_dk ? scale : 1.0f;
+  const auto operand = [&](float x) {
+    return how.sixteen_bit ? puzzle::round_to(puzzle::Dtype::bf16, x) : x;
+  };
   const std::vector<float>&q = in[0], &k = in[1], &v = in[2], &o = in[3], &lse = in[4], &dout = in[5];
   Gradients g{std::vector<float>(q.size()), std::vector<float>(k.size()), std::vector<float>(v.size())};
   std::vector<float> partial(d);
@@ -59,11 +68,16 @@ inline Gradients flash_backward(const puzzle::Params& params, const puzzle::Buff
           const float p = how.lse_base_2     ? std::exp2(s * 1.44269504f - lse[row])
                           : how.subtract_lse ? std::exp(s - lse[row])
                                              : std::exp(s);
-          const float ds = grad_scale * p * (dot(dout_i, &v[key], d) - delta);
+          const float ds = operand(p * (dot(dout_i, &v[key], d) - delta));
+          // dP^T's row for key j, with P's row for "query" j and "key" i in P's place.
+          const bool swapped = how.dv_from_p && i < shape.n_k && j < shape.n_q;
+          float* dv_row = swapped ? &g.dv[(h * shape.n_k + i) * d] : &g.dv[key];
+          const float* dout_row = swapped ? &dout[(h * shape.n_q + j) * d] : dout_i;
+          if (how.dv_from_p && !swapped) dv_row = nullptr;
           for (int64_t c = 0; c < d; ++c) {
-            g.dv[key + c] += p * dout_i[c];
-            g.dk[key + c] += ds * q_i[c];
-            partial[c] += ds * k[key + c];
+            if (dv_row) dv_row[c] += operand(p) * dout_row[c];
+            g.dk[key + c] += dk_scale * ds * q_i[c];
+            partial[c] += dq_scale * ds * k[key + c];
           }
         }
         for (int64_t c = 0; c < d; ++c) {
@@ -71,6 +85,11 @@ inline Gradients flash_backward(const puzzle::Params& params, const puzzle::Buff
           dq = how.add_dq ? dq + partial[c] : (shape.visible_keys(i) > k0 ? partial[c] : dq);
         }
       }
+    }
+  }
+  if (how.sixteen_bit) {
+    for (std::vector<float>* grad : {&g.dq, &g.dk, &g.dv}) {
+      for (float& x : *grad) x = puzzle::round_to(puzzle::Dtype::bf16, x);
     }
   }
   return g;

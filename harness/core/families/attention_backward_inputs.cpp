@@ -1,6 +1,7 @@
 // The backward puzzles' inputs (6: fp32, 10: bf16; the harness rounds each 16-bit buffer once after this).
 #include <cmath>
 
+#include "dtype.hpp"
 #include "families/attention_family.hpp"
 #include "rng.hpp"
 
@@ -32,8 +33,14 @@ void bench_forward(int puzzle_id, const Shape& shape, uint64_t seed, std::vector
 
 }  // namespace
 
-void make_backward_inputs(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& in) {
+void make_backward_inputs(int puzzle_id, Dtype dtype, const TestCase& test, uint64_t seed, Buffers& in) {
   make_qkv(puzzle_id, test, seed, in);
+  // o and lse must be those of the q, k, v the kernel reads: rounded first (the harness rounds 16-bit
+  // buffers after make_inputs, again, which changes nothing). With scores in the hundreds, lse from the
+  // unrounded inputs would be off by tenths.
+  for (const int b : {kQ, kK, kV}) {
+    for (float& x : in[b]) x = round_to(dtype, x);
+  }
   const Shape shape = shape_of(test.params);
   std::vector<double> o(in[kO].size()), lse(in[kLse].size());
   if (test.input_kind == kBenchInputs) {

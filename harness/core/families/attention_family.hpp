@@ -1,6 +1,7 @@
-// What the attention puzzles (5 and 9: forward, 6 and 10: backward) share: a case's shape and scale, the causal rule,
-// the case list, the buffer layouts, the inputs q, k, v, the double-precision forward reference, the FLOP
-// count and the scratch-memory rule. Each puzzle keeps its own outputs, hints, budgets and diagnoses.
+// What the attention puzzles (5 and 9: forward, 6 and 10: backward) share: a case's shape and scale, the
+// causal rule, the case list, the buffer layouts, the inputs q, k, v, the double-precision forward reference,
+// the FLOP count and the scratch-memory rule. Each puzzle keeps its own outputs, hints, budgets and
+// diagnoses.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -64,9 +65,10 @@ BufferSpec row_buffer(std::string name);
 // Fills inputs[0..2] with q, k, v.
 void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& inputs);
 // The backward puzzles' (6, 10) inputs q, k, v, o, lse, dout: q, k, v as make_qkv draws them; o and lse
-// from the float64 forward reference (timing-only stand-ins for kBenchInputs), so that a backward puzzle
-// does not depend on the learner's forward; dout ~ N(0, 1), scaled by 2^-8 for large logits.
-void make_backward_inputs(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& inputs);
+// from the float64 forward reference of q, k, v rounded to `dtype` (timing-only stand-ins for
+// kBenchInputs), so that a backward puzzle does not depend on the learner's forward; dout ~ N(0, 1),
+// scaled by 2^-8 for large logits.
+void make_backward_inputs(int puzzle_id, Dtype dtype, const TestCase& test, uint64_t seed, Buffers& inputs);
 
 // The scores of one query row in double: s[j] = scale * q . k_j for the keys it sees, -inf for the others.
 void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s);

@@ -1,5 +1,5 @@
-// Puzzle 6's and 10's diagnoses. Most bugs of a backward kernel give gradients that are exactly right for a kernel
-// that did one step differently (P without lse, D left out, no scale, the causal diagonal moved): each
+// Puzzle 6's and 10's diagnoses. Most bugs of a backward kernel give gradients that are exactly right for a
+// kernel that did one step differently (P without lse, D left out, no scale, the causal diagonal moved): each
 // such hypothesis is recomputed in double as a BackwardModel and compared with all three outputs. The
 // bugs that touch dq alone (how the key tiles' contributions reach it) are told apart by dk and dv
 // being right.
@@ -12,8 +12,8 @@
 #include <string>
 
 #include "compare.hpp"
-#include "format.hpp"
 #include "families/attention_backward_reference.hpp"
+#include "format.hpp"
 
 namespace puzzle::puzzles {
 namespace {
@@ -183,25 +183,28 @@ void dk_alone_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   const double scale = attention::scale_of(e.test->params);
   const std::optional<double> factor = common_factor(e, kDk);
   if (factor && std::abs(*factor * scale - 1) < 0.03) {
-    out.push_back({"dk_scale_missing",
-                   "dq and dv are right, and dk is the right answer times 1/scale = " + format_number(1 / scale, 4) +
-                       " everywhere: dk = scale * dS^T Q, and its scale was left out (dq has it)"});
+    out.push_back(
+        {"dk_scale_missing",
+         "dq and dv are right, and dk is the right answer times 1/scale = " + format_number(1 / scale, 4) +
+             " everywhere: dk = scale * dS^T Q, and its scale was left out (dq has it)"});
     return;
   }
-  out.push_back({"dk_alone_wrong",
-                 "dq and dv are right but dk is not" +
-                     (factor ? " (it is the right answer times " + format_number(*factor, 4) + ")" : std::string()) +
-                     ": dS and P are right, since dq and dv are made of them, so the bug is in dk = scale * dS^T "
-                     "Q alone: dS^T (keys as rows) against Q over the queries, its scale, or how dk is stored"});
+  out.push_back(
+      {"dk_alone_wrong",
+       "dq and dv are right but dk is not" +
+           (factor ? " (it is the right answer times " + format_number(*factor, 4) + ")" : std::string()) +
+           ": dS and P are right, since dq and dv are made of them, so the bug is in dk = scale * dS^T "
+           "Q alone: dS^T (keys as rows) against Q over the queries, its scale, or how dk is stored"});
 }
 
 // dq and dk are right and dv is not: P is right (dS is made of it), the P^T dout product is not.
 void dv_alone_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
-  out.push_back({"dv_alone_wrong",
-                 "dq and dk are right but dv is not: P is right, since dS = P * (dP - D) and dq and dk are made "
-                 "of it, so the bug is in dv = P^T dout alone: P^T (keys as rows, not P), summed over the "
-                 "queries against dout's rows; on tensor cores, P^T's packing as an A fragment and dout's "
-                 "ldmatrix .trans"});
+  out.push_back(
+      {"dv_alone_wrong",
+       "dq and dk are right but dv is not: P is right, since dS = P * (dP - D) and dq and dk are made "
+       "of it, so the bug is in dv = P^T dout alone: P^T (keys as rows, not P), summed over the "
+       "queries against dout's rows; on tensor cores, P^T's packing as an A fragment and dout's "
+       "ldmatrix .trans"});
 }
 
 // Exactly one gradient is wrong: the step that only it takes.

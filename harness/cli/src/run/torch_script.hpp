@@ -20,8 +20,9 @@ std::string torch_python();
 // torch.matmul calls).
 std::string torch_op(const PuzzleSpec& spec);
 
-// What the script reads: torch_op, the dtype of the puzzle's first input, the shapes by the bench's names with their
-// sizes, and the child's warm-up, repetitions and timing budget (protocol::Job, harness/child/bench.cpp).
+// What the script reads: torch_op, the dtype of the puzzle's first input, the shapes by the bench's names
+// with their sizes, and the child's warm-up, repetitions and timing budget (protocol::Job,
+// harness/child/bench.cpp).
 nlohmann::json torch_request(const PuzzleSpec& spec, const std::vector<const TestCase*>& shapes);
 
 // Runs `python script` with the request on stdin, handing each line it prints to `line_printed` as it
