@@ -1,5 +1,5 @@
 // What the standard-attention baselines (05_flash_forward.cu, 06_flash_backward.cu, and in bf16
-// 09_flash_forward_bf16.cu) share: the cuBLAS handle, the row-major batched GEMM, the N x N buffers they
+// 09_flash_forward_bf16.cu, 10_flash_backward_bf16.cu) share: the cuBLAS handle, the row-major batched GEMM, the N x N buffers they
 // keep between calls and the causal rule.
 // docs/baselines.md says what the baselines are for.
 #pragma once
