@@ -124,11 +124,26 @@ std::vector<Hypothesis> hypotheses(const CaseEvidence& e, const Shape& shape) {
   return list;
 }
 
-// got = factor * want over the elements of at least a tenth of the buffer's largest (where float32
-// rounding is far below the 1e-3 allowed here; 16-bit rounding below 3%), if one factor fits them all.
+// got = factor * want, if one factor fits the whole buffer. float32: over the elements of at least a tenth
+// of the buffer's largest, each within 1e-3 of the factor (float32 rounding is far below). 16-bit: every
+// element carries its own rounding, and cancellation makes some relatively large, so the factor is the
+// least-squares fit over the buffer and must leave a residual under 3% of its norm.
 std::optional<double> common_factor(const CaseEvidence& e, int b) {
   const std::vector<float>& got = (*e.outputs)[b];
   const std::vector<double>& want = (*e.expected)[b];
+  if (sixteen_bit(e)) {
+    double got_want = 0, want_want = 0, got_got = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      got_want += got[i] * want[i];
+      want_want += want[i] * want[i];
+      got_got += static_cast<double>(got[i]) * got[i];
+    }
+    if (!(want_want > 0)) return std::nullopt;
+    const double factor = got_want / want_want;
+    const double residual = got_got - factor * got_want;            // |got - factor want|^2
+    if (!(residual <= 0.03 * 0.03 * got_got)) return std::nullopt;  // NaN too
+    return factor;
+  }
   double largest = 0;
   for (double w : want) largest = std::max(largest, std::abs(w));
   double low = INFINITY, high = -INFINITY;
@@ -137,8 +152,7 @@ std::optional<double> common_factor(const CaseEvidence& e, int b) {
     low = std::min(low, got[i] / want[i]);
     high = std::max(high, got[i] / want[i]);
   }
-  const double spread = sixteen_bit(e) ? 0.03 : 1e-3;
-  if (!(low <= high) || high - low > spread * std::abs(high)) return std::nullopt;  // none, or NaN
+  if (!(low <= high) || high - low > 1e-3 * std::abs(high)) return std::nullopt;  // none, or NaN
   return (low + high) / 2;
 }
 
@@ -207,10 +221,20 @@ void dv_alone_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
        "ldmatrix .trans"});
 }
 
+// The buffer is right and tells something: a gradient that is ~0 everywhere (one key: dq = dk = 0 whatever
+// P is) is right without showing that what it is made of is.
+bool right_evidence(const CaseEvidence& e, int b) {
+  const std::vector<double>& want = (*e.expected)[b];
+  const bool nonzero = std::any_of(want.begin(), want.end(),
+                                   [&](double w) { return std::abs(w) > 10 * e.puzzle->tolerance.atol; });
+  return buffer_right(e, b) && nonzero;
+}
+
 // Exactly one gradient is wrong: the step that only it takes.
 void one_gradient_wrong(const CaseEvidence& e, std::vector<Diagnosis>& out) {
-  const bool dq = buffer_right(e, kDq), dk = buffer_right(e, kDk), dv = buffer_right(e, kDv);
-  if (dq + dk + dv != 2) return;
+  const int right = buffer_right(e, kDq) + buffer_right(e, kDk) + buffer_right(e, kDv);
+  const bool dq = right_evidence(e, kDq), dk = right_evidence(e, kDk), dv = right_evidence(e, kDv);
+  if (right != 2 || dq + dk + dv != 2) return;  // the two right ones must both tell something
   if (!dq) dq_alone_wrong(e, out);
   if (!dk) dk_alone_wrong(e, out);
   if (!dv) dv_alone_wrong(e, out);

@@ -18,6 +18,10 @@ constexpr auto kWatchInterval = std::chrono::milliseconds(20);
 constexpr size_t kOutputHead = 256 * 1024, kOutputTail = 64 * 1024;  // of each process's stdout / stderr
 constexpr auto kTermGrace = std::chrono::seconds(1);  // time to print "[sim] timeout: ..." before SIGKILL
 constexpr int kWallPerCpuBudget = 10;
+// Between a case's "start" and "launch" the child runs only the harness's input drawing (a float64
+// forward pass for the backward puzzles' o and lse: seconds, more on a loaded machine), not the learner's
+// code: the case's timeout starts at "launch", and this bounds the drawing.
+constexpr auto kInputDrawingLimit = std::chrono::minutes(10);
 
 // One child process over the cases still pending.
 struct Process {
@@ -26,6 +30,7 @@ struct Process {
   std::chrono::milliseconds wall_limit{0};                    // the wall-clock limit it stopped at
   bool past_deadline = false;                                 // stopped because request.deadline passed
   int in_flight = -1;                                         // started, not done, when it ended
+  bool drawing_inputs = false;                                // between "start" and "launch"
   bool progressed = false;                                    // started or finished at least one case
   std::string forged;  // why a progress line was refused (empty: every line was genuine)
   std::string stderr_text;
@@ -109,9 +114,11 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         const std::string event = line->value("event", "");
         if (event == "start" || event == "launch") {
           p.in_flight = index;
+          p.drawing_inputs = event == "start";
         } else if (event == "done") {
           runs.cases[index] = {
               .outcome = RunOutcome::done, .record = line->get<protocol::CaseRecord>(), .key = key};
+          p.drawing_inputs = false;
           if (request.case_done) request.case_done(index, runs.cases[index]);
           p.in_flight = -1;
         } else {
@@ -131,7 +138,7 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
       }
       const auto budget = request.case_cpu_budgets.find(p.in_flight);
       const bool budgeted = budget != request.case_cpu_budgets.end();
-      if (budgeted && child.cpu_time() - cpu_at_last_event > budget->second) {
+      if (budgeted && !p.drawing_inputs && child.cpu_time() - cpu_at_last_event > budget->second) {
         p.cpu_budget_spent = budget->second;
         child.stop(kTermGrace);
         break;
@@ -140,6 +147,8 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
       // many times oversubscribed must not stop a case that keeps to its budget.
       p.wall_limit = budgeted ? std::max(request.case_timeout, budget->second * kWallPerCpuBudget)
                               : request.case_timeout;
+      if (p.drawing_inputs)
+        p.wall_limit = std::max<std::chrono::milliseconds>(p.wall_limit, kInputDrawingLimit);
       if (Clock::now() - last_event > p.wall_limit) {
         child.stop(kTermGrace);
         break;
