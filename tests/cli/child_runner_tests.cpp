@@ -66,6 +66,15 @@ TEST_CASE("case_done hears of each case as it finishes, in order (bench prints e
   CHECK(heard == std::vector<int>{2, 0, 1});
 }
 
+TEST_CASE("drawing a case's inputs (between start and launch) does not count against its timeout") {
+  TempDir work("cli-test-");
+  const ChildRuns runs = run_fake_child(work, "1:slowdraw", {0, 1, 2}, 300ms);
+  CHECK(runs.cases.at(0).outcome == RunOutcome::done);
+  CHECK(runs.cases.at(1).outcome == RunOutcome::done);  // 1 s of drawing, 0.3 s of timeout
+  CHECK(runs.cases.at(2).outcome == RunOutcome::done);
+  CHECK(runs.processes == 1);
+}
+
 TEST_CASE("a case that spins past its CPU budget is stopped then, long before the wall-clock timeout") {
   TempDir work("cli-test-");
   setenv("FAKE_CHILD_PLAN", "1:spin", 1);

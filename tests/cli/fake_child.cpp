@@ -9,6 +9,7 @@
 //   forge  append an unsealed done record, as learner code might, then the genuine one
 //   twice  write the done record twice
 //   spin   busy-loop forever on the CPU, as a kernel that hangs on the simulator does
+//   slowdraw  take 1 s between "start" and "launch", as drawing a large case's inputs does, then done
 // A case missing from the plan is done. Every process start is appended to WORKDIR/starts.
 #include <signal.h>
 #include <unistd.h>
@@ -57,11 +58,12 @@ int main(int argc, char** argv) {
   std::ofstream(dir / "starts", std::ios::app) << getpid() << "\n";
   const auto plan = read_plan();
   for (int index : job.cases) {
+    const std::string action = plan.contains(index) ? plan.at(index) : "done";
     progress.append({{"event", "start"}, {"case", index}});
+    if (action == "slowdraw") sleep(1);
     progress.append({{"event", "launch"}, {"case", index}});
     std::printf("running case %d\n", index);
     std::fflush(stdout);
-    const std::string action = plan.contains(index) ? plan.at(index) : "done";
     if (action == "segv") raise(SIGSEGV);
     if (action == "exit1") std::exit(1);
     if (action == "simcrash") {
