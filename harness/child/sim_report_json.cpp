@@ -44,7 +44,8 @@ nlohmann::json to_json(const sim::harness::Report& report) {
                           {"line", w.line},
                           {"instructions", w.instructions},
                           {"wavefronts", w.wavefronts},
-                          {"ideal_wavefronts", w.ideal_wavefronts}});
+                          {"ideal_wavefronts", w.ideal_wavefronts},
+                          {"uneven", w.uneven}});
   }
   return {{"findings", findings},
           {"traffic", traffic},

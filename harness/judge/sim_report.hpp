@@ -31,10 +31,14 @@ struct SharedLine {
   std::string file;
   int line = 0;
   uint64_t instructions = 0, wavefronts = 0, ideal_wavefronts = 0;
+  bool uneven = false;  // lanes ran the line unevenly: an estimate, possibly high (sim's SharedWavefronts)
   uint64_t extra() const { return wavefronts - ideal_wavefronts; }  // the bank conflicts' cost
 };
 std::vector<SharedLine> shared_lines(const nlohmann::json& sim);
-uint64_t bank_conflicts(const nlohmann::json& sim);  // extra wavefronts over every line
+// Extra wavefronts over every line whose count is certain: what a budget holds a kernel to. An uneven
+// line's estimate could fail a right kernel, so it is shown (describe_bank_conflicts) but not counted.
+uint64_t bank_conflicts(const nlohmann::json& sim);
+bool any_bank_conflicts(const nlohmann::json& sim);  // uneven lines included
 // "k.cu:41: 64 instructions took 512 wavefronts where 128 would do (4.0-way)" for the worst `count` lines.
 std::string describe_bank_conflicts(const nlohmann::json& sim, size_t count);
 

@@ -34,7 +34,7 @@ std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::Cas
   }
   if (std::string traffic = traffic_note(record.sim, puzzle); !traffic.empty()) notes.push_back(traffic);
   // Conflicts cost time, not correctness: a note for every puzzle; a failure only over a puzzle's budget.
-  if (bank_conflicts(record.sim) > 0)
+  if (any_bank_conflicts(record.sim))
     notes.push_back("bank conflicts: " + describe_bank_conflicts(record.sim, 3));
   return notes;
 }

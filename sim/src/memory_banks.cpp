@@ -46,6 +46,7 @@ struct WarpSite {
 
 struct Totals {
   uint64_t instructions = 0, wavefronts = 0, ideal = 0;
+  bool uneven = false;  // SharedWavefronts::uneven
 };
 
 // A lane's latest access, held back in case the next one continues it (see record_bank_access).
@@ -185,6 +186,14 @@ void settle_bank_groups() {
   for (std::vector<WarpSite>& of_warp : banks.warp_sites) {
     for (unsigned id = 0; id < of_warp.size(); ++id) {
       WarpSite& ws = of_warp[id];
+      // Lanes that ran the line at all ran it equally often, or the pairing by count is a guess.
+      uint32_t fewest = ~0u, most = 0;
+      for (const uint32_t runs : ws.next) {
+        if (runs == 0) continue;
+        fewest = std::min(fewest, runs);
+        most = std::max(most, runs);
+      }
+      if (most > 0 && fewest != most) banks.totals[id].uneven = true;
       for (Group& group : ws.groups)
         if (!group.counted && group.lanes != 0) count(banks, id, group);
       ws.groups.clear();
@@ -203,6 +212,7 @@ void end_block_banks() {
       all.instructions += banks.totals[id].instructions;
       all.wavefronts += banks.totals[id].wavefronts;
       all.ideal += banks.totals[id].ideal;
+      all.uneven = all.uneven || banks.totals[id].uneven;
     }
   }
   banks.site_ids.clear();
@@ -237,6 +247,7 @@ std::vector<harness::SharedWavefronts> bank_counts() {
     w.instructions += t.instructions;
     w.wavefronts += t.wavefronts;
     w.ideal_wavefronts += t.ideal;
+    w.uneven = w.uneven || t.uneven;
   }
   std::vector<harness::SharedWavefronts> result;
   for (auto& [line, w] : by_line) result.push_back(std::move(w));

@@ -72,3 +72,26 @@ TEST_CASE("shared-memory wavefronts: to the parent, worst lines first, and the b
   spec.max_bank_conflicts = [](const puzzle::Params&) { return 0.0; };
   CHECK_FALSE(puzzle::bank_conflicts_over(spec, {}, record));
 }
+
+TEST_CASE("a line whose lanes ran unevenly is shown as an estimate and not held against a budget") {
+  sim::harness::Report report;
+  report.shared_wavefronts = {
+      {.file = "/w/k.cu",
+       .line = 12,
+       .instructions = 4,
+       .wavefronts = 8,
+       .ideal_wavefronts = 4,
+       .uneven = true},
+      {.file = "/w/k.cu", .line = 20, .instructions = 2, .wavefronts = 4, .ideal_wavefronts = 2}};
+  const nlohmann::json j = puzzle::child::to_json(report);
+  CHECK(puzzle::bank_conflicts(j) == 2);  // line 20's only
+  CHECK(puzzle::any_bank_conflicts(j));
+  CHECK(puzzle::describe_bank_conflicts(j, 2).find(
+            "k.cu:12: 4 warp instructions took 8 wavefronts where 4 would "
+            "do (2.0-way), an estimate") != std::string::npos);
+  puzzle::PuzzleSpec spec;
+  spec.max_bank_conflicts = [](const puzzle::Params&) { return 2.0; };
+  puzzle::protocol::CaseRecord record;
+  record.sim = j;
+  CHECK_FALSE(puzzle::bank_conflicts_over(spec, {}, record));
+}

@@ -441,4 +441,30 @@ TEST_CASE("wavefronts: lanes that branch around an access, and several warps and
   CHECK(w->instructions == 6);  // 2 warps x 3 iterations
   CHECK(w->wavefronts == 12);
   CHECK(w->ideal_wavefronts == 6);
+  CHECK_FALSE(w->uneven);  // the lanes that ran it ran it equally often
+}
+
+TEST_CASE(
+    "wavefronts: lanes that run an access different numbers of times are flagged, their count an estimate") {
+  // Even lanes read at i = 0 and i = 1, odd lanes only at i = 1. The GPU runs i = 0 (even lanes, banks
+  // l) and i = 1 (all lanes, a permutation of the banks): no conflict. Paired by count, an odd lane's only
+  // read joins the even lanes' first, in the bank of its even neighbour: 2-way, an overestimate.
+  int line = 0;
+  const Report report = run_block(32, 64 * 4, [&] {
+    float* s = ::sim::dynamic_shared<float>();
+    s[threadIdx.x] = s[threadIdx.x + 32] = 1.0f;
+    __syncthreads();
+    float sum = 0;
+    const int iterations = static_cast<int>(blockDim.x / 16);  // 2, unknown to the compiler: one load
+    for (int i = 0; i < iterations; ++i) {
+      const unsigned index = i == 0 ? threadIdx.x : (threadIdx.x ^ 1) + 32;
+      line = __LINE__ + 1;
+      if (threadIdx.x % 2 == 0 || i == 1) sum += s[index];
+    }
+    s[threadIdx.x] = sum;
+  });
+  const auto* w = at_line(report, line);
+  REQUIRE(w != nullptr);
+  CHECK(w->uneven);
+  CHECK(w->wavefronts > w->ideal_wavefronts);  // the estimate is high, as the flag warns
 }

@@ -34,6 +34,10 @@ struct SharedWavefronts {
   uint64_t instructions = 0;  // warp-level executions
   uint64_t wavefronts = 0;
   uint64_t ideal_wavefronts = 0;
+  // Lanes of one warp ran this line different numbers of times between two barriers (a conditional access
+  // in a loop). Executions are paired by count, which may pair some the hardware runs apart: the figure
+  // is then an estimate, possibly high.
+  bool uneven = false;
 };
 
 struct LaunchRecord {
