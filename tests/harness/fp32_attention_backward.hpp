@@ -69,11 +69,13 @@ inline Gradients flash_backward(const puzzle::Params& params, const puzzle::Buff
                           : how.subtract_lse ? std::exp(s - lse[row])
                                              : std::exp(s);
           const float ds = operand(p * (dot(dout_i, &v[key], d) - delta));
-          // dP^T's row for key j, with P's row for "query" j and "key" i in P's place.
-          const bool swapped = how.dv_from_p && i < shape.n_k && j < shape.n_q;
-          float* dv_row = swapped ? &g.dv[(h * shape.n_k + i) * d] : &g.dv[key];
-          const float* dout_row = swapped ? &dout[(h * shape.n_q + j) * d] : dout_i;
-          if (how.dv_from_p && !swapped) dv_row = nullptr;
+          float* dv_row = &g.dv[key];
+          const float* dout_row = dout_i;
+          if (how.dv_from_p) {  // P dout: p_ij goes to dv row i against dout row j, where both exist
+            const bool fits = i < shape.n_k && j < shape.n_q;
+            dv_row = fits ? &g.dv[(h * shape.n_k + i) * d] : nullptr;
+            dout_row = fits ? &dout[(h * shape.n_q + j) * d] : nullptr;
+          }
           for (int64_t c = 0; c < d; ++c) {
             if (dv_row) dv_row[c] += operand(p) * dout_row[c];
             g.dk[key + c] += dk_scale * ds * q_i[c];
