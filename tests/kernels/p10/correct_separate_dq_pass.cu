@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "../tensor_core_ptx.cuh"
+
 namespace {
 
 constexpr int kTile = 64;      // keys per block of dk_dv_pass, queries per block of dq_pass, and per tile
@@ -20,39 +22,8 @@ constexpr int kThreads = 128;  // 4 warps x 16 rows
 constexpr int kPad = 8;
 constexpr float kLog2e = 1.4426950408889634f;
 
-__device__ void cp_async_16(void* shared_dst, const void* global_src, int bytes) {
-  const auto dst = static_cast<uint32_t>(__cvta_generic_to_shared(shared_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global_src), "r"(bytes)
-               : "memory");
-}
-__device__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
 __device__ void cp_async_wait_all() {
   asm volatile("cp.async.wait_all;\n" ::: "memory");
-}
-__device__ void ldmatrix_x4(uint32_t r[4], const void* shared_row) {
-  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(shared_row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-__device__ void ldmatrix_x4_trans(uint32_t r[4], const void* shared_row) {
-  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(shared_row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-__device__ void mma_m16n8k16(float c[4], const uint32_t a[4], const uint32_t b[2]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-__device__ uint32_t pack_bf16(float lo, float hi) {
-  __nv_bfloat162 two = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<uint32_t*>(&two);
 }
 __device__ void to_a_fragment(uint32_t a[4], const float x[][4], int kk) {
   a[0] = pack_bf16(x[2 * kk][0], x[2 * kk][1]), a[1] = pack_bf16(x[2 * kk][2], x[2 * kk][3]);
