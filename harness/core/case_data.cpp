@@ -7,11 +7,7 @@ Buffers draw_inputs(const PuzzleSpec& puzzle, const TestCase& test, uint64_t see
   for (const BufferSpec& spec : puzzle.inputs) inputs.emplace_back(spec.elements(test.params));
   puzzle.make_inputs(test, seed, inputs);
   // A 16-bit input holds what the device will read, whatever the family drew.
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const Dtype dtype = puzzle.inputs[k].dtype;
-    if (dtype == Dtype::f32) continue;
-    for (float& value : inputs[k]) value = round_to(dtype, value);
-  }
+  for (size_t k = 0; k < inputs.size(); ++k) round_all(puzzle.inputs[k].dtype, inputs[k]);
   return inputs;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "parallel_for.hpp"
 #include "protocol.hpp"
 
 namespace puzzle {
@@ -66,6 +67,13 @@ size_t dtype_bytes(Dtype dtype) {
 
 float round_to(Dtype dtype, float value) {
   return dtype == Dtype::f32 ? value : widen(dtype, narrow(dtype, value));
+}
+
+void round_all(Dtype dtype, std::span<float> values) {
+  if (dtype == Dtype::f32) return;
+  parallel_ranges(static_cast<int64_t>(values.size()), 1 << 18, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) values[i] = round_to(dtype, values[i]);
+  });
 }
 
 uint16_t narrow(Dtype dtype, float value) {

@@ -18,4 +18,12 @@ void parallel_for(int64_t count, const std::function<void(int64_t)>& body) {
   work();
 }
 
+void parallel_ranges(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
+  grain = std::max<int64_t>(grain, 1);
+  parallel_for((count + grain - 1) / grain, [&](int64_t range) {
+    const int64_t begin = range * grain;
+    body(begin, std::min(count, begin + grain));
+  });
+}
+
 }  // namespace puzzle

@@ -2,6 +2,9 @@
 
 #include <cstring>
 #include <random>
+#include <vector>
+
+#include "parallel_for.hpp"
 
 namespace puzzle::protocol {
 namespace {
@@ -88,7 +91,20 @@ std::string SessionKey::hex() const {
 }
 
 std::string seal(const SessionKey& key, std::string_view bytes) {
-  return hex64(siphash24(key, bytes));
+  // Outputs of the large cases are hundreds of megabytes: above a chunk, each chunk is hashed on its own
+  // core under a key with its index mixed in (so chunks cannot be swapped), then the chunks' hashes and
+  // the length are hashed under a third key.
+  constexpr size_t kChunk = size_t{1} << 20;
+  if (bytes.size() <= kChunk) return hex64(siphash24(key, bytes));
+  const size_t chunks = (bytes.size() + kChunk - 1) / kChunk;
+  std::vector<uint64_t> hashes(chunks + 1);
+  parallel_for(static_cast<int64_t>(chunks), [&](int64_t c) {
+    const SessionKey chunk_key{key.k0 ^ static_cast<uint64_t>(c + 1), key.k1};
+    hashes[c] = siphash24(chunk_key, bytes.substr(static_cast<size_t>(c) * kChunk, kChunk));
+  });
+  hashes[chunks] = bytes.size();
+  const SessionKey top_key{key.k0, ~key.k1};
+  return hex64(siphash24(top_key, {reinterpret_cast<const char*>(hashes.data()), hashes.size() * 8}));
 }
 
 }  // namespace puzzle::protocol

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "parallel_for.hpp"
 #include "protocol.hpp"
 
 namespace puzzle {
@@ -73,21 +74,39 @@ BufferCheck check_buffer(const BufferSpec& spec, const Params& params, std::span
   // Relative error is reported only where the relative tolerance governs (|expected| >= atol / rtol):
   // below that, tiny expected values make it meaningless.
   const double relative_from = tolerance.rtol > 0 ? tolerance.atol / tolerance.rtol : INFINITY;
-  for (int64_t i = 0; i < check.elements; ++i) {
-    const float got = data[i];
-    const double want = expected[i];
-    const Outcome outcome = compare_element(got, want, tolerance, allowance.empty() ? 0.0 : allowance[i]);
-    check.unwritten += outcome == Outcome::unwritten;
-    check.nan_count += outcome == Outcome::nan;
-    check.inf_count += outcome == Outcome::inf;
-    if (outcome != Outcome::unwritten && std::isfinite(got) && std::isfinite(want)) {
-      const double error = std::abs(static_cast<double>(got) - want);
-      check.max_abs_err = std::max(check.max_abs_err, error);
-      if (std::abs(want) >= relative_from)
-        check.max_rel_err = std::max(check.max_rel_err, error / std::abs(want));
+  // Ranges of elements in parallel, each into a part of its own; the parts are added up in range order,
+  // so that `first` lists the first mismatches of the whole buffer.
+  constexpr int64_t kRange = 1 << 18;
+  std::vector<BufferCheck> parts((check.elements + kRange - 1) / kRange);
+  parallel_ranges(check.elements, kRange, [&](int64_t begin, int64_t end) {
+    BufferCheck& part = parts[begin / kRange];
+    for (int64_t i = begin; i < end; ++i) {
+      const float got = data[i];
+      const double want = expected[i];
+      const Outcome outcome = compare_element(got, want, tolerance, allowance.empty() ? 0.0 : allowance[i]);
+      part.unwritten += outcome == Outcome::unwritten;
+      part.nan_count += outcome == Outcome::nan;
+      part.inf_count += outcome == Outcome::inf;
+      if (outcome != Outcome::unwritten && std::isfinite(got) && std::isfinite(want)) {
+        const double error = std::abs(static_cast<double>(got) - want);
+        part.max_abs_err = std::max(part.max_abs_err, error);
+        if (std::abs(want) >= relative_from)
+          part.max_rel_err = std::max(part.max_rel_err, error / std::abs(want));
+      }
+      if (outcome == Outcome::ok) continue;
+      if (part.mismatches++ < kListedMismatches) part.first.push_back({i, spec.locate(params, i), want, got});
     }
-    if (outcome == Outcome::ok) continue;
-    if (check.mismatches++ < kListedMismatches) check.first.push_back({i, spec.locate(params, i), want, got});
+  });
+  for (const BufferCheck& part : parts) {
+    check.unwritten += part.unwritten;
+    check.nan_count += part.nan_count;
+    check.inf_count += part.inf_count;
+    check.mismatches += part.mismatches;
+    check.max_abs_err = std::max(check.max_abs_err, part.max_abs_err);
+    check.max_rel_err = std::max(check.max_rel_err, part.max_rel_err);
+    for (const Mismatch& m : part.first) {
+      if (check.first.size() < static_cast<size_t>(kListedMismatches)) check.first.push_back(m);
+    }
   }
   return check;
 }

@@ -150,7 +150,6 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
         expectation.allowance.empty() ? std::span<const double>() : expectation.allowance[k];
     evidence.checks.push_back(check_buffer(puzzle.outputs[k], test.params, outputs_with_guards[k],
                                            expected[k], puzzle.tolerance, allowance));
-    outputs.push_back(without_guards(outputs_with_guards[k]));
   }
 
   CaseResult r;
@@ -171,7 +170,8 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
                                                        : CaseStatus::failed;
   r.points = passed ? test.points : 0;
   if (!device_work) r.diagnoses.push_back(kNoDeviceWork);
-  if (!passed) {
+  if (!passed) {  // the diagnoses read the outputs without their guards (copies of up to 1 GiB: only here)
+    for (const auto& with_guards : outputs_with_guards) outputs.push_back(without_guards(with_guards));
     generic_diagnoses(evidence, r.diagnoses);
     judge_of(puzzle).diagnose(evidence, r.diagnoses);
   }

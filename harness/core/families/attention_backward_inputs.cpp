@@ -1,9 +1,10 @@
 // The backward puzzles' inputs (6: fp32, 10: bf16; the harness rounds each 16-bit buffer once after this).
+#include <algorithm>
 #include <cmath>
 
 #include "dtype.hpp"
 #include "families/attention_family.hpp"
-#include "rng.hpp"
+#include "random_fill.hpp"
 
 namespace puzzle::puzzles::attention {
 namespace {
@@ -23,8 +24,8 @@ double dout_sigma(const TestCase& test) {
 // what random q, k, v give.
 void bench_forward(int puzzle_id, const Shape& shape, uint64_t seed, std::vector<double>& o,
                    std::vector<double>& lse) {
-  Rng rng = Rng::for_buffer(seed, puzzle_id, "bench_forward", kO);
-  for (double& x : o) x = 0.5 * rng.normal();
+  random_fill(Rng::for_buffer(seed, puzzle_id, "bench_forward", kO), o,
+              [](Rng& block) { return 0.5 * block.normal(); });
   for (int64_t row = 0; row < static_cast<int64_t>(lse.size()); ++row) {
     const int64_t keys = shape.visible_keys(row % shape.n_q);
     lse[row] = keys == 0 ? -INFINITY : std::log(static_cast<double>(keys)) + 0.5;
@@ -38,9 +39,7 @@ void make_backward_inputs(int puzzle_id, Dtype dtype, const TestCase& test, uint
   // o and lse must be those of the q, k, v the kernel reads: rounded first (the harness rounds 16-bit
   // buffers after make_inputs, again, which changes nothing). With scores in the hundreds, lse from the
   // unrounded inputs would be off by tenths.
-  for (const int b : {kQ, kK, kV}) {
-    for (float& x : in[b]) x = round_to(dtype, x);
-  }
+  for (const int b : {kQ, kK, kV}) round_all(dtype, in[b]);
   const Shape shape = shape_of(test.params);
   std::vector<double> o(in[kO].size()), lse(in[kLse].size());
   if (test.input_kind == kBenchInputs) {
@@ -48,10 +47,11 @@ void make_backward_inputs(int puzzle_id, Dtype dtype, const TestCase& test, uint
   } else {
     forward(shape, in[kQ].data(), in[kK].data(), in[kV].data(), o.data(), lse.data());
   }
-  for (size_t i = 0; i < o.size(); ++i) in[kO][i] = static_cast<float>(o[i]);
-  for (size_t i = 0; i < lse.size(); ++i) in[kLse][i] = static_cast<float>(lse[i]);
-  Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, kDout);
-  for (float& x : in[kDout]) x = static_cast<float>(dout_sigma(test) * rng.normal());
+  std::copy(o.begin(), o.end(), in[kO].begin());  // to float
+  std::copy(lse.begin(), lse.end(), in[kLse].begin());
+  const double sigma = dout_sigma(test);
+  random_fill(Rng::for_buffer(seed, puzzle_id, test.name, kDout), in[kDout],
+              [&](Rng& block) { return static_cast<float>(sigma * block.normal()); });
 }
 
 }  // namespace puzzle::puzzles::attention

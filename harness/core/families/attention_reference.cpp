@@ -5,15 +5,16 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dot.hpp"
 #include "families/attention_family.hpp"
 #include "parallel_for.hpp"
-#include "rng.hpp"
+#include "random_fill.hpp"
 
 namespace puzzle::puzzles::attention {
 namespace {
 
-void fill_normal(Rng& rng, std::vector<float>& buffer, double mean, double sigma) {
-  for (float& x : buffer) x = static_cast<float>(mean + sigma * rng.normal());
+void fill_normal(const Rng& rng, std::vector<float>& buffer, double mean, double sigma) {
+  random_fill(rng, buffer, [&](Rng& block) { return static_cast<float>(mean + sigma * block.normal()); });
 }
 
 }  // namespace
@@ -35,12 +36,10 @@ void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& input
   } else if (test.input_kind != "random" && test.input_kind != kBenchInputs) {
     throw std::invalid_argument("attention: unknown input kind " + test.input_kind);
   }
-  parallel_for(3, [&](int64_t b) {  // the bench shapes draw 100 million values
-    Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, static_cast<int>(b));
-    if (b == 0) fill_normal(rng, inputs[b], q_mean, q_sigma);
-    if (b == 1) fill_normal(rng, inputs[b], k_mean, 1.0);
-    if (b == 2) fill_normal(rng, inputs[b], 0.0, 1.0);
-  });
+  const auto stream = [&](int b) { return Rng::for_buffer(seed, puzzle_id, test.name, b); };
+  fill_normal(stream(0), inputs[0], q_mean, q_sigma);
+  fill_normal(stream(1), inputs[1], k_mean, 1.0);
+  fill_normal(stream(2), inputs[2], 0.0, 1.0);
 }
 
 void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s) {
@@ -51,9 +50,7 @@ void scores(const Shape& shape, const float* q, const float* k, int64_t head, in
       continue;
     }
     const float* k_row = k + (head * shape.n_k + j) * shape.d;
-    double dot = 0;
-    for (int64_t c = 0; c < shape.d; ++c) dot += static_cast<double>(q_row[c]) * k_row[c];
-    s[j] = shape.scale * dot;
+    s[j] = shape.scale * dot(q_row, k_row, shape.d);
   }
 }
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "rng.hpp"
+#include "random_fill.hpp"
 
 namespace puzzle::puzzles::matmul {
 
@@ -61,12 +61,11 @@ BufferSpec c_buffer() {
 }
 
 void make_inputs(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& inputs) {
+  const bool integers = test.input_kind == "integers";
   for (size_t k = 0; k < inputs.size(); ++k) {
-    Rng rng = Rng::for_buffer(seed, puzzle_id, test.name, static_cast<int>(k));
-    for (float& value : inputs[k]) {
-      value = test.input_kind == "integers" ? static_cast<float>(rng.below(9) - 4)
-                                            : static_cast<float>(rng.normal());
-    }
+    random_fill(Rng::for_buffer(seed, puzzle_id, test.name, static_cast<int>(k)), inputs[k], [&](Rng& block) {
+      return integers ? static_cast<float>(block.below(9) - 4) : static_cast<float>(block.normal());
+    });
   }
 }
 

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <vector>
 
+#include "dot.hpp"
 #include "families/attention_backward_reference.hpp"
 #include "parallel_for.hpp"
 
@@ -41,34 +42,37 @@ struct TermSums {
     linear += linear_error;
     ++terms;
   }
+  void add(const TermSums& other) {
+    sum += other.sum;
+    abs += other.abs;
+    squares += other.squares;
+    linear += other.linear;
+    terms += other.terms;
+  }
   double allowance(double unit) const {
     const double rounding = std::min(4 * unit * abs, 16 * unit * std::sqrt(squares));
     return unit * std::abs(sum) + rounding + 2 * linear + static_cast<double>(terms) * 0x1p-22 * abs;
   }
 };
 
-double dot(const float* a, const float* b, int64_t d) {
-  double sum = 0;
-  for (int64_t c = 0; c < d; ++c) sum += static_cast<double>(a[c]) * b[c];
-  return sum;
-}
-
-double abs_dot(const float* a, const float* b, int64_t d) {
-  double sum = 0;
-  for (int64_t c = 0; c < d; ++c) sum += std::abs(static_cast<double>(a[c]) * b[c]);
-  return sum;
-}
-
 }  // namespace
 
 void backward_16bit_allowance(const Shape& shape, const float* q, const float* k, const float* v,
                               const float* o, const float* dout, double unit, double* dq, double* dk,
                               double* dv) {
-  const int64_t d = shape.d;
-  parallel_for(shape.bh, [&](int64_t h) {
-    const int64_t key0 = h * shape.n_k * d;
-    std::vector<TermSums> dq_sums(d), dk_sums(shape.n_k * d), dv_sums(shape.n_k * d);
-    for (int64_t i = 0; i < shape.n_q; ++i) {
+  const int64_t d = shape.d, key_elements = shape.n_k * d;
+  // Query rows in chunks as well as heads, so that every core has work; each chunk sums dk's and dv's terms
+  // into a part of its own, added up in chunk order (attention::backward does the same).
+  const int64_t chunks = std::clamp<int64_t>(16 / shape.bh, 1, std::max<int64_t>(shape.n_q, 1));
+  const int64_t rows_per_chunk = (shape.n_q + chunks - 1) / chunks;
+  std::vector<TermSums> dk_parts(shape.bh * chunks * key_elements), dv_parts(dk_parts.size());
+  parallel_for(shape.bh * chunks, [&](int64_t task) {
+    const int64_t h = task / chunks, first = task % chunks * rows_per_chunk;
+    const int64_t key0 = h * key_elements;
+    TermSums* dk_sums = dk_parts.data() + task * key_elements;
+    TermSums* dv_sums = dv_parts.data() + task * key_elements;
+    std::vector<TermSums> dq_sums(d);
+    for (int64_t i = first; i < std::min(shape.n_q, first + rows_per_chunk); ++i) {
       const int64_t row = (h * shape.n_q + i) * d;
       const std::vector<double> p = row_probabilities(shape, q, k, h, i);
       std::vector<double> dp(p.size());
@@ -91,9 +95,17 @@ void backward_16bit_allowance(const Shape& shape, const float* q, const float* k
       }
       for (int64_t c = 0; c < d; ++c) dq[row + c] = dq_sums[c].allowance(unit);
     }
-    for (int64_t e = 0; e < shape.n_k * d; ++e) {
-      dk[key0 + e] = dk_sums[e].allowance(unit);
-      dv[key0 + e] = dv_sums[e].allowance(unit);
+  });
+  parallel_ranges(shape.bh * key_elements, 1 << 16, [&](int64_t begin, int64_t end) {
+    for (int64_t e = begin; e < end; ++e) {
+      const int64_t h = e / key_elements, offset = e % key_elements;
+      TermSums dk_sums, dv_sums;
+      for (int64_t c = 0; c < chunks; ++c) {
+        dk_sums.add(dk_parts[(h * chunks + c) * key_elements + offset]);
+        dv_sums.add(dv_parts[(h * chunks + c) * key_elements + offset]);
+      }
+      dk[e] = dk_sums.allowance(unit);
+      dv[e] = dv_sums.allowance(unit);
     }
   });
 }

@@ -10,6 +10,7 @@
 #include "compare.hpp"
 #include "families/softmax_family.hpp"
 #include "format.hpp"
+#include "parallel_for.hpp"
 #include "pattern.hpp"
 #include "reference.hpp"
 
@@ -321,8 +322,10 @@ void family_diagnoses(const CaseEvidence& e, const std::vector<ExtraDiagnosis>& 
 
 void reference(const Params& p, const Buffers& inputs, RefBuffers& outputs) {
   const int64_t rows = rows_of(p), cols = cols_of(p);
-  for (int64_t r = 0; r < rows; ++r)
-    reference::softmax_row(&inputs[0][r * cols], cols, &outputs[0][r * cols]);
+  parallel_ranges(rows, (1 << 16) / cols + 1, [&](int64_t first, int64_t end) {
+    for (int64_t r = first; r < end; ++r)
+      reference::softmax_row(&inputs[0][r * cols], cols, &outputs[0][r * cols]);
+  });
 }
 
 Judge judge(const std::vector<std::string>& extra_diagnoses) {

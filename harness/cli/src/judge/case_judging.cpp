@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <future>
 #include <optional>
 
 #include "file_io.hpp"
@@ -34,19 +34,22 @@ std::vector<std::vector<float>> read_outputs(const PuzzleSpec& puzzle, int case_
   const auto& seals = run.record.output_seals;
   for (int k = 0; k < static_cast<int>(puzzle.outputs.size()); ++k) {
     const auto file = protocol::output_path(work_dir, case_index, k);
-    const std::optional<std::string> bytes = read_text(file);
-    if (!bytes && seals.empty()) {  // never written: the child's record says why (a CUDA error)
+    if (seals.empty() &&
+        !std::filesystem::exists(file)) {  // never written: the record says why (a CUDA error)
       outputs.emplace_back();
       continue;
     }
-    if (!bytes || static_cast<int>(seals.size()) != static_cast<int>(puzzle.outputs.size()) ||
-        protocol::seal(run.key, *bytes) != seals[k] || bytes->size() % sizeof(float) != 0) {
+    const std::optional<std::vector<float>> image = read_floats(file);
+    const auto bytes = [&] {
+      return std::string_view(reinterpret_cast<const char*>(image->data()), image->size() * sizeof(float));
+    };
+    if (!image || static_cast<int>(seals.size()) != static_cast<int>(puzzle.outputs.size()) ||
+        protocol::seal(run.key, bytes()) != seals[k]) {
       problem = "refused: output " + puzzle.outputs[k].name + " (" + file.filename().string() +
                 ") is not the one the harness copied back from the device";
       return {};
     }
-    std::vector<float>& image = outputs.emplace_back(bytes->size() / sizeof(float));
-    std::memcpy(image.data(), bytes->data(), bytes->size());
+    outputs.push_back(std::move(*image));
   }
   return outputs;
 }
@@ -127,7 +130,8 @@ std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
   for (const auto& [index, run] : runs.cases) {
     const auto before = streamed.find(index);
     if (before == streamed.end() || !reports_.contains(index)) continue;
-    if (run.outcome != before->second.outcome || run.record.sim != before->second.record.sim || !run.notes.empty())
+    if (run.outcome != before->second.outcome || run.record.sim != before->second.record.sim ||
+        !run.notes.empty())
       reports_[index] = judge_run(puzzle_, index, seed_, run, work_dir_);
   }
   return std::move(reports_);
@@ -136,17 +140,25 @@ std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
 void ConcurrentJudge::judge_all() {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  // A case's inputs and reference, or none for a case already known to have crashed, timed out or not run.
+  const auto expect = [this](int index) -> std::optional<CaseExpectation> {
+    {
+      std::lock_guard lock(mutex_);
+      const auto known = runs_.find(index);
+      if (known != runs_.end() && known->second.outcome != RunOutcome::done) return std::nullopt;
+    }
+    return expect_case(puzzle_, puzzle_.cases.at(index), seed_);
+  };
   try {
-    for (int index : cases_) {
+    // One case ahead: the next case's reference is computed while this one waits for the child and is
+    // compared (the large cases' references and comparisons take about as long as each other).
+    std::future<std::optional<CaseExpectation>> next;
+    if (!cases_.empty()) next = std::async(std::launch::async, expect, cases_.front());
+    for (size_t n = 0; n < cases_.size(); ++n) {
+      const int index = cases_[n];
       const auto start = Clock::now();
-      bool needs_expectation;  // not for a case already known to have crashed, timed out or not run
-      {
-        std::lock_guard lock(mutex_);
-        const auto known = runs_.find(index);
-        needs_expectation = known == runs_.end() || known->second.outcome == RunOutcome::done;
-      }
-      std::optional<CaseExpectation> expectation;
-      if (needs_expectation) expectation = expect_case(puzzle_, puzzle_.cases.at(index), seed_);
+      std::optional<CaseExpectation> expectation = next.get();
+      if (n + 1 < cases_.size()) next = std::async(std::launch::async, expect, cases_[n + 1]);
       const auto expected = Clock::now();
       CaseRun run;
       {
@@ -161,8 +173,8 @@ void ConcurrentJudge::judge_all() {
       if (print_timing_) {
         std::fprintf(
             stderr,
-            "[timing] case %s: inputs + reference %.2f s (while the child ran), then waited %.2f s for "
-            "the child, then read + compared the outputs %.2f s\n",
+            "[timing] case %s: waited %.2f s for its inputs + reference (drawn one case ahead), then "
+            "%.2f s for the child, then read + compared the outputs in %.2f s\n",
             puzzle_.cases.at(index).name.c_str(), seconds(expected - start), seconds(ran - expected),
             seconds(Clock::now() - ran));
       }

@@ -3,10 +3,14 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace puzzle::cli {
 
 std::optional<std::string> read_text(const std::filesystem::path& file);  // nullopt if unreadable
+// A file of floats, read straight into place (outputs of hundreds of megabytes); nullopt if it is
+// unreadable or its size is not a whole number of floats.
+std::optional<std::vector<float>> read_floats(const std::filesystem::path& file);
 
 // The file's last-modified time as text ("missing" if there is none): a rebuilt program gets a new one.
 std::string modification_stamp(const std::filesystem::path& file);
