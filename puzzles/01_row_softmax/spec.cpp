@@ -24,7 +24,10 @@ std::vector<TestCase> cases() {
       sized(1000, 4097, "rows one past a power of two, longer than any block"),
       sized(64, 16384, "the widest rows allowed"),
       sized(1, 16384, "one wide row: a single block does all the work"),
-      sized(4096, 4096, "a large square"),
+      sized(1025, 3, "one row past 1024: a grid capped at 1024 blocks leaves the last row unwritten"),
+      // On the simulator this took two thirds of a check's time and showed nothing that the cases above
+      // do not (the case above keeps a grid of more than 1024 rows), so only the GPU runs it.
+      gpu_only(sized(4096, 4096, "a large square")),
       of_kind("huge_logits", "huge_logits", 64, 1000,
               "logits up to 1e4: exp overflows unless the row's max is subtracted first"),
       of_kind("constant_rows", "constant_rows", 8, 3000,
