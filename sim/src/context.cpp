@@ -9,9 +9,6 @@
 namespace sim {
 namespace {
 
-// initial-exec: the memory checker reads this on every instrumented access, so no __tls_get_addr.
-constinit thread_local ThreadState* current [[gnu::tls_model("initial-exec")]] = nullptr;
-
 constexpr size_t kMaxHostThreads = 256;
 std::array<std::atomic<ThreadState* const*>, kMaxHostThreads> registry{};
 std::array<std::atomic<const uintptr_t*>, kMaxHostThreads> access_pcs{};  // same index as registry
@@ -30,18 +27,15 @@ thread_local Registration registration;
 
 }  // namespace
 
-ThreadState* current_thread() noexcept {
-  return current;
-}
-void set_current_thread(ThreadState* t) noexcept {
-  current = t;
-}
+namespace detail {
+constinit thread_local ThreadState* current_state [[gnu::tls_model("initial-exec")]] = nullptr;
+}  // namespace detail
 
 void register_host_thread() {
   if (registration.entry) return;
   const size_t i = registry_size.fetch_add(1);
   if (i >= kMaxHostThreads) return;  // not named by the timeout report; nothing else depends on it
-  registry[i].store(&current);
+  registry[i].store(&detail::current_state);
   registration.entry = &registry[i];
   access_pcs[i].store(&memory::host_thread_access.last_access_pc);
   registration.access_pc = &access_pcs[i];

@@ -28,9 +28,11 @@ struct PipelineFixture {
 
 }  // namespace
 
+// Puzzle 7: every case of its solution runs in about a second on the simulator, puzzle 1's in ten (each
+// puzzle's solution has its CTest kernel test, kernel.sim.pNN.solution, through the `puzzle` command).
 TEST_CASE("the reference solution passes on the simulator") {
   PipelineFixture f;
-  const CheckReport r = f.check({.puzzle = "1", .solution = true});
+  const CheckReport r = f.check({.puzzle = "7", .solution = true});
   INFO(r.error);
   REQUIRE(r.error.empty());
   REQUIRE(r.puzzles.size() == 1);

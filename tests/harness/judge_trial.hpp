@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "case_data.hpp"
-#include "judges.hpp"
 #include "fp32_softmax.hpp"
+#include "judges.hpp"
 #include "protocol.hpp"
 #include "registry.hpp"
 #include "verdict.hpp"
@@ -32,11 +32,15 @@ inline float poison() {
 struct Trial {
   const puzzle::PuzzleSpec& puzzle;
   const puzzle::TestCase& test;
-  uint64_t seed = 9;
+  static constexpr uint64_t kSeed = 9;
+  uint64_t seed = kSeed;
   puzzle::Buffers inputs;
   std::vector<float> y;  // what the kernel wrote
   std::vector<float> before = guard(), after = guard();
   puzzle::protocol::CaseRecord record = launched();
+
+  // Judged against this case's inputs and reference, computed once for several trials, when set.
+  const puzzle::CaseExpectation* expectation = nullptr;
 
   explicit Trial(const std::string& name, const fp32::Kernel& kernel = {}) : Trial(1, name, kernel) {}
   Trial(int puzzle_id, const std::string& name, const fp32::Kernel& kernel = {})
@@ -44,6 +48,20 @@ struct Trial {
         test(case_named(puzzle, name)),
         inputs(puzzle::draw_inputs(puzzle, test, seed)) {
     y = fp32::softmax(inputs[0], rows(), cols(), kernel);
+  }
+  // A trial of a case whose inputs and reference `shared` holds (expect(): the same seed), so that several
+  // kernels judged on one case draw its inputs and compute its float64 reference once.
+  Trial(int puzzle_id, const puzzle::CaseExpectation& shared, const std::string& name,
+        const fp32::Kernel& kernel)
+      : puzzle(*puzzle::find_puzzle(puzzle_id)),
+        test(case_named(puzzle, name)),
+        inputs(shared.inputs),
+        expectation(&shared) {
+    y = fp32::softmax(inputs[0], rows(), cols(), kernel);
+  }
+  static puzzle::CaseExpectation expect(int puzzle_id, const std::string& name) {
+    const puzzle::PuzzleSpec& p = *puzzle::find_puzzle(puzzle_id);
+    return puzzle::expect_case(p, case_named(p, name), Trial::kSeed);
   }
   int64_t rows() const { return test.params.at("rows"); }
   int64_t cols() const { return test.params.at("cols"); }
@@ -54,6 +72,7 @@ struct Trial {
     std::vector<float> file = before;
     file.insert(file.end(), y.begin(), y.end());
     file.insert(file.end(), after.begin(), after.end());
+    if (expectation) return puzzle::judge_case(puzzle, test, *expectation, {file}, record);
     return puzzle::judge_case(puzzle, test, seed, {file}, record);
   }
 

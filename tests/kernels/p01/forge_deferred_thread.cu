@@ -1,6 +1,7 @@
 // expect: failed
 // expect-args: --no-api-check
 // expect-message: refused|never written
+// expect-sim-cases: 1x1
 // Forgery: a kernel that writes nothing, and a detached host thread that copies host-made values into
 // y a moment after the launcher returns. Built past the API check (which refuses std::thread) to try
 // the copy rules: the copy into an output is refused whenever it comes, and the outputs were read

@@ -1,6 +1,7 @@
 // expect: crashed
 // expect-args: --no-api-check
 // expect-message: ended with exit code 0 during this case
+// expect-sim-cases: 1x1
 // Forgery: the launcher ends the process (exit code 0) before the harness writes the case's record,
 // hoping for an empty, clean run. Built past the API check (which refuses `exit`) to try the runner.
 #include <cuda_runtime.h>

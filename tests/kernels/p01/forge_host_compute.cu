@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: no_device_work
 // expect-message: refused: .*x.* to the host
+// expect-sim-cases: 1x1
 // Forgery: the softmax is computed by host loops. A do-nothing kernel is launched so that "no kernel"
 // cannot be the reason; the copy of x to the host is what the harness refuses.
 #include <cuda_runtime.h>

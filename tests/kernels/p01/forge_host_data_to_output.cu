@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: no_device_work
 // expect-message: refused: .*from the host into .*y
+// expect-sim-cases: 1x1
 // Forgery: values made on the host are copied into y through a scratch buffer (host -> scratch, then
 // device -> device into y), behind a kernel launch. The copy into the output is refused.
 #include <cuda_runtime.h>

@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: inputs_modified
 // expect-message: right values, but the inputs were modified
+// expect-sim-cases: 1x1
 // Forgery: a right kernel, then x is overwritten with zeros (as if to hide what it was).
 #include "reduce.cuh"
 

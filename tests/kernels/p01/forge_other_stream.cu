@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: no_device_work
 // expect-message: refused: the launcher returned while a kernel it launched on a stream of its own
+// expect-sim-cases: 1x1
 // Forgery: a right kernel on a stream of its own, which the launcher never waits for: a timing on the
 // default stream would not see its work. Its first block waits ~0.1 s on a GPU, so it is still running
 // when the launcher returns.

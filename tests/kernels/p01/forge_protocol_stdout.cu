@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: unwritten_elements
 // expect-message: never written
+// expect-sim-cases: 1x1
 // Forgery: protocol lines printed on stdout, sealed-looking, instead of computing anything. Stdout is
 // the learner's; the harness reads its records from elsewhere and sees y never written.
 #include <cuda_runtime.h>

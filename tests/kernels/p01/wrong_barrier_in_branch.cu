@@ -1,6 +1,7 @@
 // expect: failed
 // expect-sim-finding: barrier_divergence
 // expect-message: threads wait at different __syncthreads\(\)
+// expect-sim-cases: 1x1
 // Bug: even and odd warps wait at two different __syncthreads() (one in each branch of an if). That is
 // undefined behaviour, yet a GPU releases both groups together (one hardware barrier per block) and the
 // values come out right, so a GPU alone passes it: `check` also runs the small cases on the simulator,

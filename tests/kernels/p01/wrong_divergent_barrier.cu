@@ -2,6 +2,7 @@
 // expect-gpu: timeout
 // expect-args: --timeout 15
 // expect-sim-diagnosis: sim_deadlock
+// expect-sim-cases: 1x1
 // Bug: the barrier sits inside `if (lane == 0)`. Lanes 1-31 wait in a shuffle for lane 0 while lane 0
 // waits at the barrier for them: an H200 hangs (measured), the simulator names who waits where.
 #include "reduce.cuh"

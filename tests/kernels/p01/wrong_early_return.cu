@@ -1,5 +1,6 @@
 // expect: failed
 // expect-sim-diagnosis: sim_barrier_exit
+// expect-sim-cases: 1x1
 // Bug: threads past the end of a short row return early, then the rest wait at __syncthreads inside
 // the block reductions (undefined behaviour), and the reductions read slots nobody wrote.
 #include "reduce.cuh"

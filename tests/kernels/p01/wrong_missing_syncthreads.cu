@@ -1,5 +1,6 @@
 // expect: failed
 // expect-sim-diagnosis: sim_shared_race
+// expect-sim-cases: 1x1
 // Bug: warp 0 reads the per-warp partial sums before the other warps have written them.
 #include "reduce.cuh"
 

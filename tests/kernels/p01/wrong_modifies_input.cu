@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: inputs_modified
+// expect-sim-cases: 1x1
 // Bug: exp(x - m) is stored back into x to save registers; the output is right, but x is the caller's.
 #include "reduce.cuh"
 

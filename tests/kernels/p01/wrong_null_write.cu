@@ -1,4 +1,5 @@
 // expect: crashed
+// expect-sim-cases: 1x1
 // Bug: the launcher passes a null output pointer (a forgotten cudaMalloc'd scratch buffer).
 #include <cuda_runtime.h>
 

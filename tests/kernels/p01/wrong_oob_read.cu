@@ -1,5 +1,6 @@
 // expect: failed
 // expect-sim-diagnosis: sim_global_oob_read
+// expect-sim-cases: 1x1
 // Bug: every thread loads a full 256-column tile with no bounds check, so short rows read the next
 // row's values (and the last row reads past the end of x); only the store is masked.
 #include "reduce.cuh"

@@ -1,6 +1,7 @@
 // expect: failed
 // backends: sim
 // expect-sim-diagnosis: sim_warp_mask_excludes_self
+// expect-sim-cases: 1x1
 // Bug: the mask 0xffff names only lanes 0-15, but all 32 lanes call the shuffle, and lanes 0-15 read
 // from lanes 16-31 at offset 16. Undefined behaviour that an H100 happens to run correctly (measured:
 // every case passes there), so only the simulator can show it.

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: unwritten_elements
+// expect-sim-cases: 1x1
 // Bug: `c < cols - 1` drops the last column from the max, the sum and the output.
 #include "reduce.cuh"
 

@@ -1,6 +1,7 @@
 // expect: failed
 // expect-sim-diagnosis: sim_shared_race
 // expect-message: no __syncthreads\(\) separates them
+// expect-sim-cases: 1x1
 // Bug: a block-wide tree reduction with no barrier between its steps. Its first steps pair threads of
 // different warps, its last ones lanes of one warp: the race report must name __syncthreads() at once,
 // not __syncwarp(), which would order only the pairs inside a warp (one fix, not two rounds).

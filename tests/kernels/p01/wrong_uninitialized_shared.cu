@@ -1,6 +1,7 @@
 // expect: failed
 // backends: sim
 // expect-sim-finding: shared_uninit_read
+// expect-sim-cases: 1x1
 // Bug: the second step reads all 32 per-warp slots, but a block of 4 warps wrote only 4 of them. On an
 // H100 the unwritten slots happened to hold 0 (measured: every case passes there); the simulator fills
 // shared memory with NaN poison, so the sum turns NaN and the read is named.

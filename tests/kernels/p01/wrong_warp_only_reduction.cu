@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: rows_sum_too_large
+// expect-sim-cases: 3x1000
 // Bug: max and sum are reduced within each warp only: each warp normalizes its own columns, so a row of
 // several warps sums to (number of warps) instead of 1.
 #include "reduce.cuh"

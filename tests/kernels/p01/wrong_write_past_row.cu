@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: out_of_bounds_write
 // expect-sim-diagnosis: sim_global_oob_write
+// expect-sim-cases: 1x1
 // Bug: the store is not masked: threads past the end of the row write into the next row, and the last
 // row's block writes past the end of y.
 #include <algorithm>

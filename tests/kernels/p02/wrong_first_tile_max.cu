@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: neg_inf_nan
+// expect-sim-cases: neg_inf
 // Bug: the max is taken over the first tile only. On paper any constant gives the same softmax, and
 // where the first tile's max is near the row's it even passes. But a first tile of -inf (neg_inf,
 // neg_inf_tiles) gives m = -inf: exp(x - m) is inf for the finite values and NaN for the -inf ones.

@@ -1,6 +1,7 @@
 // expect: failed
 // backends: sim
 // expect-sim-diagnosis: sim_shared_race
+// expect-sim-cases: 1x1
 // Bug: the max pass and the sum pass share one per-warp array, and the reduction does not end with a
 // __syncthreads(). A warp that has finished the max and its share of the sum writes its partial sum
 // over its slot while slower warps may still be reading that slot as a partial max. On a GPU the sum

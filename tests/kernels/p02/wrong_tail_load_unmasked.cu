@@ -1,5 +1,6 @@
 // expect: failed
 // expect-sim-diagnosis: sim_global_oob_read
+// expect-sim-cases: 1x1
 // Bug: the max and sum passes load whole 256-column tiles with no `c < cols` check. The last tile of
 // a row reads the next row's first columns into this row's max and sum, and the last row reads past
 // the end of x. Only the store is masked.

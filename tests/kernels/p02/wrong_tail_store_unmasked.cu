@@ -1,6 +1,7 @@
 // expect: failed
 // expect-diagnosis: out_of_bounds_write
 // expect-sim-diagnosis: sim_global_oob_write
+// expect-sim-cases: 1x1
 // Bug: the loads of the last tile are masked, its store is not. Threads past the end of a row write
 // into the next row's first columns, and the last row's block writes past the end of y.
 #include "passes.cuh"

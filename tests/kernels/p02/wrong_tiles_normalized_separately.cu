@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: tiles_normalized_separately
+// expect-sim-cases: 3x1025
 // Bug: the stub's tempting version, one loop over the tiles doing puzzle 1 on each tile: the max and
 // the sum are those of the current tile only. Each tile of y sums to 1, so a row of k tiles sums to k.
 #include "../p01/reduce.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: online_missing_rescale row_scaled
+// expect-sim-cases: 7x17
 // Bug: the threads' partial sums are added as they are, but each is relative to its own thread's max:
 // they must be rescaled to the common max first. s comes out too large, every y of the row too small.
 #include "online.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: online_missing_rescale
+// expect-sim-cases: 3x257 3x1023
 // Bug: the running sum is not rescaled when the max grows: terms added under an old, smaller max keep
 // their larger exp(x - m_old), so s is too large and every y of the row too small by the same factor.
 #include "online.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: neg_inf_nan
+// expect-sim-cases: neg_inf
 // Bug: no guard for a running max that is still -inf. A thread whose first columns are all -inf
 // computes exp(m - m_new) = exp(-inf - -inf) = NaN, and the NaN spreads to the whole row.
 #include "online.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: unwritten_elements tail_columns
+// expect-sim-cases: 1x1 3x1025
 // Bug: pass 2 is unrolled by 4 and checks that the whole group of 4 columns fits in the row, instead of
 // each column: the last, partial group of a row is never written.
 #include "online.cuh"

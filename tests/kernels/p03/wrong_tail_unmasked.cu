@@ -1,5 +1,6 @@
 // expect: failed
 // expect-sim-finding: global_oob_read
+// expect-sim-cases: 1x1
 // Bug: pass 1 is unrolled by 4 and its loads have no `c < cols` check. Past the end of a row they read
 // the next row's first columns into this row's max and sum, and past the last row, out of bounds.
 #include "online.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: tiles_normalized_separately
+// expect-sim-cases: 3x1025
 // Bug: a one-pass shortcut. Each block takes a 1024-column tile of a row and writes the softmax of its
 // tile alone, with the tile's max and sum; the tiles are never combined. Each tile of y sums to 1, so
 // a row of k tiles sums to k.

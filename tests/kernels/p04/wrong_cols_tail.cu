@@ -1,5 +1,6 @@
 // expect: failed
 // expect-sim-diagnosis: sim_global_oob_read
+// expect-sim-cases: 1x1
 // Bug: the first pass loads whole tiles of 128 columns (4 per lane) with no `c < cols` check, so a row
 // whose width is not a multiple of 128 takes the head of the next row into its max and sum, and the
 // last row reads past the end of x. The second pass is masked, so every element is written, wrongly.

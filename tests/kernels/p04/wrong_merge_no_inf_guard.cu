@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: nan_output
+// expect-sim-cases: 1x1
 // Bug: the (max, sum) merge has no guard for two parts that both have max -inf: a lane whose columns
 // are all -inf, or that has no columns at all (rows shorter than 32), gets exp(-inf - (-inf)) = NaN,
 // and the butterfly spreads that NaN to the whole row.

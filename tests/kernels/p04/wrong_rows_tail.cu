@@ -1,6 +1,7 @@
 // expect: failed
 // backends: sim
 // expect-sim-diagnosis: sim_global_oob_write sim_global_oob_read
+// expect-sim-cases: 1x1
 // Bug: the grid rounds the rows up to whole tiles of 8, but nothing checks `row < rows`: when rows is
 // not a multiple of 8, the last tile's extra warps read past x and write past y. On a GPU those stores
 // land beyond the harness's guard zone for wide rows (another buffer, or an illegal address), so the

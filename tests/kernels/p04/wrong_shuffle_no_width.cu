@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: rows_mixed
+// expect-sim-cases: 7x17
 // Bug: short rows are shared out to groups of fewer than 32 lanes, several rows per warp. The group
 // reduces with shuffles of width `lanes`, then lane 0 broadcasts the row's (max, sum), but without the
 // width argument: __shfl_sync(mask, v, 0) reads lane 0 of the warp, so every row of the warp is

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: row_scaled rows_sum_too_small
+// expect-sim-cases: 7x17
 // Bug: the (max, sum) is reduced over the whole tile instead of per row: the 8 warps of a block, one
 // per row, merge their pairs through shared memory, so all 8 rows are divided by one sum.
 #include "online.cuh"

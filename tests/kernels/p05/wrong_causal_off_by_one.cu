@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: causal_off_by_one
+// expect-sim-cases: 1x1x1x16_causal
 // Bug: the causal test is strict, j < i + n_k - n_q, so each query misses the key on its diagonal (and
 // the last query of a square problem misses itself).
 #include "attention_rows.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: scale_hard_coded
+// expect-sim-cases: scale_0.3
 // Bug: the scores are scaled by 1/sqrt(d), the usual value, instead of the `scale` argument: right on
 // every case but the one that passes another scale.
 #include "attention_rows.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: l_not_rescaled
+// expect-sim-cases: 1x17x17x32_causal
 // Bug: when a key raises the running max, O is rescaled by exp(m_old - m_new) but the sum l is not: l ends
 // up larger than the row's sum of exp(s - m), so o is too small and lse too large by the same factor, as
 // with unmasked tail keys. The checker tells the two apart: unmasked keys of score 0 add whole units to

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: lse_wrong_base
+// expect-sim-cases: 1x17x17x32_causal
 // Bug: lse is written as m + log2(l): the logsumexp must be the natural log, m + log(l).
 #include "attention_rows.cuh"
 

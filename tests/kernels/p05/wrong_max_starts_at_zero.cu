@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: missing_running_max
+// expect-sim-cases: negative_logits
 // Bug: the running max starts at 0 instead of -inf. Harmless while some score of a row is above about
 // -87, but on the negative_logits case every score is near -200: exp(s - 0) underflows to 0 for every key,
 // l stays 0, and those rows come out as o = 0, lse = -inf although they see keys.

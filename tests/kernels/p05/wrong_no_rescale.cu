@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: o_not_rescaled
+// expect-sim-cases: 1x17x17x32_causal
 // Bug: when the max grows, l is rescaled by exp(m_old - m_new) but the accumulator O is not: the keys
 // added under an old, smaller max keep their larger weights in O, and o = O / l comes out wrong while
 // lse (from m and l alone) is right.

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: scratch_too_large
+// expect-sim-cases: 1x640x640x16_causal
 // Bug: standard attention, not flash attention. The launcher allocates the n_q x n_k matrix S per head,
 // one kernel fills it with the scores and a second takes each row's softmax and P V. The values are
 // right, but the memory grows as n^2: only the case whose S exceeds the O(bh * n * d) rule fails.

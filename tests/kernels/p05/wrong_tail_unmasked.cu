@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: key_tail_unmasked
+// expect-sim-cases: 1x1x1x16
 // Bug: the last tile of keys is zero-filled past n_k, but those keys are not masked: each counts with
 // score 0 and v = 0, so l grows (lse too large) and o shrinks by the same factor. Only cases whose n_k
 // is not a multiple of the tile (16) fail.

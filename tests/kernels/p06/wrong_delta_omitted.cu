@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: delta_omitted
+// expect-sim-cases: 1x1x1x16_causal
 // Bug: dS = P * dP, without subtracting D_i = rowsum(dout * o): the softmax's Jacobian has two terms
 // and this keeps one. dv is still right (it does not involve dS); dq and dk are not.
 #include "backward.cuh"

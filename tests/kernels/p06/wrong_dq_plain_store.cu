@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: dq_lost_updates
+// expect-sim-cases: 1x17x17x32_causal
 // Bug: each key stores its contribution to dq with a plain store, dq[i] = ..., as it does for its own
 // dk and dv rows. But dq_i is a sum over every key (every block of keys): the stores overwrite each other
 // and one key's term is left. The simulator runs this the same way every time: always wrong.

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: lse_wrong_base
+// expect-sim-cases: 1x1x1x16_causal
 // Bug: lse taken for a base-2 logsumexp, P = exp2(scale s log2(e) - lse): lse is the natural log of the
 // row's sum (puzzle 5's contract), so each row of P is off by exp(lse_i (1 - ln 2)).
 #include "backward.cuh"

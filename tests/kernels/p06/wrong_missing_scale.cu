@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: gradient_scaled
+// expect-sim-cases: 1x17x17x32_causal
 // Bug: dq = dS K and dk = dS^T Q without the factor scale: the scores were scale * q.k, so the chain
 // rule brings scale back into both. Every element of dq and dk is 1/scale times too large.
 #include "backward.cuh"

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: scratch_too_large
+// expect-sim-cases: 1x640x640x16_causal
 // Bug: not in the values, in the memory. P is computed once into a bh x n_q x n_k scratch buffer and
 // read back by the key threads: right gradients, but the n_q x n_k matrix is exactly what FlashAttention
 // never stores (at n = 16384 and 16 heads it is 16 GiB). The scratch rule rejects it.

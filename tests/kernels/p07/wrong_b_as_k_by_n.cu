@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: b_read_as_k_by_n
+// expect-sim-cases: 16x8x16
 // Wrong: b read as a [k, n] matrix, element (x, j) at b[x * n + j], as if it were B^T's transpose already.
 // It is [n, k]: column j of B^T is row j of b.
 #include "warp_tile.cuh"

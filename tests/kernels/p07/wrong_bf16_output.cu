@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: sixteen_bit_rounding
+// expect-sim-cases: 16x8x16
 // Wrong: each accumulator is rounded to bf16 before it is stored, as if c were a bf16 matrix: off by up to
 // 2^-8 of each value, far beyond the rounding of k float additions.
 #include "warp_tile.cuh"

@@ -1,6 +1,7 @@
 // expect: failed
 // expect-sim-diagnosis: sim_warp_aligned_missing_lane
 // backends: sim
+// expect-sim-cases: 1x1x16
 // Wrong: lanes whose rows of a lie past m skip the mma. mma.sync is .aligned: every lane of the warp must
 // execute it, or the result is undefined. The simulator names the missing lanes and the line; a GPU gives
 // no error at all (this kernel happens to pass there on some cases and not others), hence sim only.

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: k_cut_short
+// expect-sim-cases: 16x8x128
 // Wrong: the loop over k makes one step of 16 and stops: c is the product of the first 16 columns of a and b.
 #include "warp_tile.cuh"
 

@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: b_blocks_transposed
+// expect-sim-cases: 128x128x64
 // Wrong: b's fragments loaded with ldmatrix .trans. The mma's B operand is "col": its columns are b's rows,
 // which shared memory already holds as rows, so .trans hands each lane the transposed 8 x 8 block.
 #include "tile_gemm.cuh"

@@ -1,6 +1,7 @@
 // expect: failed
 // expect-sim-diagnosis: bank_conflicts
 // expect-gpu: passed
+// expect-sim-cases: 128x128x64
 // Wrong on this puzzle's terms: right values, but the tiles are stored plain (chunk j of a row at chunk j).
 // A tile row is 128 bytes, all 32 banks, so the 8 rows an ldmatrix phase reads start in the same bank: an
 // 8-way conflict on every fragment load. The simulator counts the wavefronts and fails the case; a GPU only

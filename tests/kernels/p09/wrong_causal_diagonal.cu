@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: causal_off_by_one
+// expect-sim-cases: 1x1x1x64_causal
 // Wrong: the diagonal tile masks the key on the diagonal itself (>= where > belongs): each query misses
 // the key it should see last.
 // mutant-of: puzzles/09_flash_forward_bf16/solutions/1_clear.cu

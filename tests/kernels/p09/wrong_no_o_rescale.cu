@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: o_not_rescaled
+// expect-sim-cases: 2x127x129x64_causal
 // Wrong: the clear solution without the rescale of O when a tile raises a row's max: l is rescaled, the
 // accumulator is not, so earlier tiles keep too much weight in o; lse is right.
 // mutant-of: puzzles/09_flash_forward_bf16/solutions/1_clear.cu

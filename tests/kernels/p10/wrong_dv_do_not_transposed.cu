@@ -1,5 +1,6 @@
 // expect: failed
 // expect-diagnosis: dv_alone_wrong
+// expect-sim-cases: 1x1x1x64_causal 1x17x17x64_causal
 // Wrong: dV += P^T dO with dO's B fragments loaded by ldmatrix without .trans, as Q and dO are for S^T and
 // dP^T. Those contract over d; this product contracts over the queries, and dO is stored [queries][d], so
 // B's columns must be dO's columns: .trans, as V in puzzle 9's O += P V. Each 8 x 8 block of dO arrives
