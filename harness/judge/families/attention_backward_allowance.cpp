@@ -47,12 +47,6 @@ struct TermSums {
   }
 };
 
-double dot(const float* a, const float* b, int64_t d) {
-  double sum = 0;
-  for (int64_t c = 0; c < d; ++c) sum += static_cast<double>(a[c]) * b[c];
-  return sum;
-}
-
 double abs_dot(const float* a, const float* b, int64_t d) {
   double sum = 0;
   for (int64_t c = 0; c < d; ++c) sum += std::abs(static_cast<double>(a[c]) * b[c]);

@@ -13,12 +13,6 @@
 namespace puzzle::puzzles::attention {
 namespace {
 
-double dot(const float* a, const float* b, int64_t d) {
-  double sum = 0;
-  for (int64_t c = 0; c < d; ++c) sum += static_cast<double>(a[c]) * b[c];
-  return sum;
-}
-
 // row += factor * x, over d elements.
 void add_scaled(double* row, double factor, const float* x, int64_t d) {
   for (int64_t c = 0; c < d; ++c) row[c] += factor * x[c];

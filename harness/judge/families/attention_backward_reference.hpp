@@ -23,6 +23,13 @@ struct BackwardModel {
   bool scale_dq_dk = true;     // false: dq and dk without their factor scale
 };
 
+// a . b over d elements, summed in double in index order (the reference and the allowance share it).
+inline double dot(const float* a, const float* b, int64_t d) {
+  double sum = 0;
+  for (int64_t c = 0; c < d; ++c) sum += static_cast<double>(a[c]) * b[c];
+  return sum;
+}
+
 // The softmax probabilities of one query row over the keys it sees, in double: element j for key j.
 std::vector<double> row_probabilities(const Shape& shape, const float* q, const float* k, int64_t head,
                                       int64_t query);
