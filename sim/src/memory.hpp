@@ -11,6 +11,11 @@ namespace sim::memory {
 // with cudaErrorMemoryAllocation beyond it.
 inline constexpr size_t kDeviceMemoryBytes = size_t{16} << 30;
 
+// `value` rounded up to a multiple of `multiple` (the heap's and the shared layout's alignment).
+inline constexpr size_t round_up(size_t value, size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
 // Per block, on the host thread that runs it: give the block fresh, poisoned shared memory with a
 // dynamic region of `dynamic_bytes`, and set block.shared. Returns false (after reporting) if the
 // static + dynamic shared memory would exceed the kernel's limit. `dynamic_limit` is the kernel's

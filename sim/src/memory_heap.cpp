@@ -18,10 +18,6 @@ constexpr size_t kMaxAllocations = size_t{1} << 20;
 constexpr size_t kLargestArena = size_t{1} << 40;
 constexpr size_t kSmallestArena = size_t{1} << 30;
 
-size_t round_up(size_t value, size_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
-
 }  // namespace
 
 void* reserve_address_space(size_t bytes) noexcept {

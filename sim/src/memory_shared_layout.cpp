@@ -7,6 +7,7 @@
 #include <string>
 
 #include "device_limits.hpp"
+#include "memory.hpp"
 
 namespace sim::memory {
 
@@ -18,10 +19,6 @@ constexpr size_t kDefaultLimit = device::kSharedPerBlock;  // unless the kernel 
 constexpr size_t kOptInLimit = device::kSharedPerBlockOptin;
 constexpr size_t kStaticLimit = device::kSharedPerBlock;  // nvcc refuses more static __shared__
 constexpr size_t kLeadingRedZone = 16 << 10;
-
-size_t round_up(size_t value, size_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
 
 // Large enough to catch an index error of a row or so, small enough to keep the arena compact.
 size_t red_zone_after(size_t bytes) {
