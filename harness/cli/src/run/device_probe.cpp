@@ -49,7 +49,7 @@ DeviceInfo simulator_device() {
 GpuProbe probe_gpu(const BuildConfig& config) {
   GpuProbe probe;
   if (!config.have_cuda || config.probe.empty()) {
-    probe.why_not = "CUDA was not configured when this tool was built";
+    probe.why_not = "built without CUDA: no nvcc, or no GPU visible when ./puzzle built it";
     return probe;
   }
   if (!std::filesystem::exists(config.probe)) {  // ./puzzle builds the GPU parts only where it sees a GPU

@@ -10,7 +10,7 @@ namespace puzzle::cli {
 
 struct GpuProbe {
   bool found = false;
-  std::string why_not;  // when !found: "CUDA was not configured", the probe's error, ...
+  std::string why_not;  // when !found: "built without CUDA: ...", the probe's error, ...
   DeviceInfo device;
 };
 
