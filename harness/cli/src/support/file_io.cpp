@@ -9,22 +9,12 @@
 namespace puzzle::cli {
 
 std::optional<std::string> read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
-  if (in.tellg() <= 0) {  // empty, or a size it does not know (a pipe, /proc): read it as a stream
-    in.clear();
-    in.seekg(0);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return in.bad() ? std::nullopt : std::optional(text.str());
-  }
-  // Sized once from the file's length: outputs of the large cases are hundreds of megabytes, which a
-  // growing stream would copy several times over.
-  std::string text(static_cast<size_t>(in.tellg()), '\0');
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.gcount() != static_cast<std::streamsize>(text.size())) return std::nullopt;
-  return text;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
 }
 
 std::optional<std::vector<float>> read_floats(const std::filesystem::path& file) {
