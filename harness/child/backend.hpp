@@ -2,6 +2,7 @@
 // puzzle_child_gpu, backend_sim.cpp into puzzle_child_sim.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "guarded_buffer.hpp"
@@ -16,6 +17,11 @@ extern const char* const kBackend;  // "gpu" or "sim", as in job.json
 cudaError_t runner_malloc(void** ptr, size_t bytes);
 cudaError_t runner_free(void* ptr);
 cudaError_t runner_memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
+// On the runner's device memory, elements of 2 or 4 bytes: set each to `bits` (its low bytes); count those
+// that differ between `a` and `b`. The GPU does them on the device (device_fill.hpp).
+cudaError_t runner_fill(void* dst, uint32_t bits, size_t elements, size_t element_bytes);
+cudaError_t runner_count_differences(const void* a, const void* b, size_t elements, size_t element_bytes,
+                                     int64_t& differences);
 
 // Around one call of the learner's launcher: `begin_launcher` tells the checker which buffers and
 // guard zones are ours; `launcher_returned`, called before anything waits for the device, notes work

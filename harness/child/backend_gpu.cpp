@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "device_fill.hpp"
 
 extern "C" {
 cudaError_t __real_cudaMalloc(void** ptr, size_t bytes);
@@ -207,6 +208,24 @@ cudaError_t runner_free(void* ptr) {
 
 cudaError_t runner_memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   return __real_cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t runner_fill(void* dst, uint32_t bits, size_t elements, size_t element_bytes) {
+  return launch_fill(dst, bits, elements, element_bytes);
+}
+
+cudaError_t runner_count_differences(const void* a, const void* b, size_t elements, size_t element_bytes,
+                                     int64_t& differences) {
+  unsigned long long* counter = nullptr;
+  cudaError_t error = runner_malloc(reinterpret_cast<void**>(&counter), sizeof *counter);
+  if (error != cudaSuccess) return error;
+  unsigned long long count = 0;
+  error = cudaMemset(counter, 0, sizeof *counter);
+  if (error == cudaSuccess) error = launch_count_differences(a, b, elements, element_bytes, counter);
+  if (error == cudaSuccess) error = runner_memcpy(&count, counter, sizeof count, cudaMemcpyDeviceToHost);
+  runner_free(counter);
+  differences = static_cast<int64_t>(count);
+  return error;
 }
 
 void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {

@@ -1,6 +1,9 @@
 // The simulator child: buffers and guards are labelled for the memory checker, and the simulator's
 // report for the launcher goes into the case record.
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <vector>
 
 #include "backend.hpp"
 #include "sim/harness_api.h"
@@ -20,6 +23,27 @@ cudaError_t runner_free(void* ptr) {
 
 cudaError_t runner_memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
   sim::harness::runner_copy(dst, src, bytes);
+  return cudaSuccess;
+}
+
+// The simulator's device memory is the host's: its buffers are small, and images built here do.
+cudaError_t runner_fill(void* dst, uint32_t bits, size_t elements, size_t element_bytes) {
+  std::vector<std::byte> image(elements * element_bytes);
+  for (size_t i = 0; i < elements; ++i) std::memcpy(image.data() + i * element_bytes, &bits, element_bytes);
+  sim::harness::runner_copy(dst, image.data(), image.size());
+  return cudaSuccess;
+}
+
+cudaError_t runner_count_differences(const void* a, const void* b, size_t elements, size_t element_bytes,
+                                     int64_t& differences) {
+  std::vector<std::byte> image_a(elements * element_bytes), image_b(elements * element_bytes);
+  sim::harness::runner_copy(image_a.data(), a, image_a.size());
+  sim::harness::runner_copy(image_b.data(), b, image_b.size());
+  differences = 0;
+  for (size_t i = 0; i < elements; ++i) {
+    differences += std::memcmp(image_a.data() + i * element_bytes, image_b.data() + i * element_bytes,
+                               element_bytes) != 0;
+  }
   return cudaSuccess;
 }
 

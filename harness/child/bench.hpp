@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "launcher.hpp"
 #include "guarded_buffer.hpp"
+#include "launcher.hpp"
 #include "protocol.hpp"
 
 namespace puzzle::child {

@@ -9,17 +9,8 @@
 #include "protocol.hpp"
 
 namespace puzzle::child {
-namespace {
 
 using protocol::kGuardElems;
-
-std::vector<float> framed(int64_t elements, uint32_t fill_bits) {
-  std::vector<float> image(elements + 2 * kGuardElems, std::bit_cast<float>(protocol::kGuardBits));
-  std::fill_n(image.begin() + kGuardElems, elements, std::bit_cast<float>(fill_bits));
-  return image;
-}
-
-}  // namespace
 
 GuardedBuffer::GuardedBuffer(std::string name, int64_t elements, Dtype dtype)
     : name_(std::move(name)), elements_(elements), dtype_(dtype) {
@@ -78,14 +69,44 @@ std::vector<float> GuardedBuffer::download() const {
   return image;
 }
 
+void GuardedBuffer::fill(uint32_t data_bits) const {
+  const size_t element_bytes = dtype_bytes(dtype_);
+  // A float's bits as this buffer's element: the same value a host image would have been narrowed to.
+  const auto element_bits = [&](uint32_t bits) -> uint32_t {
+    return dtype_ == Dtype::f32 ? bits : narrow(dtype_, std::bit_cast<float>(bits));
+  };
+  const std::string what = "fill of " + name_;
+  check(runner_fill(base_, element_bits(protocol::kGuardBits), kGuardElems, element_bytes), what.c_str());
+  check(runner_fill(data(), element_bits(data_bits), elements_, element_bytes), what.c_str());
+  check(runner_fill(end(), element_bits(protocol::kGuardBits), kGuardElems, element_bytes), what.c_str());
+}
+
+GuardedBuffer GuardedBuffer::copy() const {
+  GuardedBuffer twin(name_, elements_, dtype_);
+  check(runner_memcpy(twin.base_, base_, total_bytes(), cudaMemcpyDeviceToDevice),
+        ("copy of " + name_).c_str());
+  return twin;
+}
+
+int64_t GuardedBuffer::count_differences(const GuardedBuffer& other) const {
+  int64_t differences = 0;
+  check(runner_count_differences(base_, other.base_, elements_ + 2 * kGuardElems, dtype_bytes(dtype_),
+                                 differences),
+        ("comparison of " + name_).c_str());
+  return differences;
+}
+
 std::vector<float> GuardedBuffer::input_image(const std::vector<float>& data) {
-  std::vector<float> image = framed(static_cast<int64_t>(data.size()), protocol::kGuardBits);
+  std::vector<float> image = input_image(static_cast<int64_t>(data.size()));
   std::copy(data.begin(), data.end(), image.begin() + kGuardElems);
   return image;
 }
 
-std::vector<float> GuardedBuffer::output_image(int64_t elements) {
-  return framed(elements, protocol::kPoisonBits);
+std::vector<float> GuardedBuffer::input_image(int64_t elements) {
+  std::vector<float> image(elements + 2 * kGuardElems);
+  std::fill_n(image.begin(), kGuardElems, std::bit_cast<float>(protocol::kGuardBits));
+  std::fill_n(image.end() - kGuardElems, kGuardElems, std::bit_cast<float>(protocol::kGuardBits));
+  return image;
 }
 
 }  // namespace puzzle::child

@@ -33,10 +33,16 @@ class GuardedBuffer {
 
   void upload(const std::vector<float>& image) const;  // guards included
   std::vector<float> download() const;                 // guards included
+  // Guard zones and, between them, every element set to `data_bits` (a float's bits, in the buffer's
+  // dtype): how an output starts, poisoned. Done on the device, with no host image.
+  void fill(uint32_t data_bits) const;
+  // A second buffer holding the same bytes, and how many elements (guards included) differ from it.
+  GuardedBuffer copy() const;
+  int64_t count_differences(const GuardedBuffer& other) const;
 
-  // The host image to upload: data (or poison for an output) between two guard zones.
+  // The host image of an input to upload: data between two guard zones.
   static std::vector<float> input_image(const std::vector<float>& data);
-  static std::vector<float> output_image(int64_t elements);
+  static std::vector<float> input_image(int64_t elements);  // the data still to be filled in
 
  private:
   std::string name_;

@@ -4,12 +4,15 @@
 #include <cuda_runtime.h>
 
 #include <bit>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend.hpp"
@@ -57,14 +60,6 @@ bool context_alive() {
   return cudaDeviceSynchronize() == cudaSuccess;
 }
 
-int64_t count_modified(const std::vector<float>& before, const std::vector<float>& after) {
-  int64_t modified = 0;
-  for (size_t i = 0; i < before.size(); ++i) {
-    modified += std::bit_cast<uint32_t>(before[i]) != std::bit_cast<uint32_t>(after[i]);
-  }
-  return modified;
-}
-
 // A kernel that skips work looks fast: the sweep reports how much of each output it left unwritten.
 int64_t count_unwritten(const std::vector<GuardedBuffer>& outputs) {
   int64_t unwritten = 0;
@@ -88,8 +83,59 @@ bool time_case(const protocol::Job& job, const LaunchArgs& args, const std::vect
 }
 #endif
 
+// PUZZLE_TIMING=1: where each case's time goes in the child, one line per case on stderr (the parent
+// prints its own side). For the people who speed the harness up; a learner has no use for it.
+class StepClock {
+ public:
+  explicit StepClock(const std::string& name) : name_(name), on_(std::getenv("PUZZLE_TIMING") != nullptr) {}
+  void lap(const char* step) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    line_ +=
+        " " + std::string(step) + " " + std::to_string(std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+  ~StepClock() {
+    if (on_) std::fprintf(stderr, "[timing] child, case %s (s):%s\n", name_.c_str(), line_.c_str());
+  }
+
+ private:
+  std::string name_, line_;
+  bool on_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 const std::vector<TestCase>& case_list(const PuzzleSpec& puzzle, const protocol::Job& job) {
   return job.mode == "sweep" ? puzzle.sweep : puzzle.cases;
+}
+
+// The parent's inputs for the case, once it has written them all (it draws them while the child is built).
+void wait_for_parent_inputs(const fs::path& dir, int index) {
+  const auto ready = protocol::inputs_ready_path(dir, index);
+  while (!fs::exists(ready)) {
+    if (fs::exists(protocol::inputs_failed_path(dir)))
+      throw std::runtime_error("the harness could not prepare the inputs (its error is in the report)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// The case's input images to upload, guards included: read from the parent's files, or drawn here.
+std::vector<std::vector<float>> case_input_images(const PuzzleSpec& puzzle, const TestCase& test,
+                                                  const protocol::Job& job, const fs::path& dir, int index) {
+  std::vector<std::vector<float>> images;
+  if (!job.inputs_from_parent) {
+    for (const std::vector<float>& data : draw_inputs(puzzle, test, job.seed))
+      images.push_back(GuardedBuffer::input_image(data));
+    return images;
+  }
+  wait_for_parent_inputs(dir, index);
+  for (size_t k = 0; k < puzzle.inputs.size(); ++k) {
+    const int64_t elements = puzzle.inputs[k].elements(test.params);
+    images.push_back(GuardedBuffer::input_image(elements));
+    protocol::read_floats_into(protocol::input_path(dir, index, static_cast<int>(k)),
+                               images.back().data() + protocol::kGuardElems, elements);
+  }
+  return images;
 }
 
 // Runs one case and appends its record; returns false when the CUDA context died in it.
@@ -98,11 +144,10 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
   const TestCase& test = case_list(puzzle, job).at(index);
   const bool sweep = job.mode == "sweep";
   progress.append({{"event", "start"}, {"case", index}});
+  StepClock clock(test.name);
 
-  std::vector<std::vector<float>> input_images;
-  for (const std::vector<float>& data : draw_inputs(puzzle, test, job.seed)) {
-    input_images.push_back(GuardedBuffer::input_image(data));
-  }
+  std::vector<std::vector<float>> input_images = case_input_images(puzzle, test, job, dir, index);
+  clock.lap("inputs");
   const std::vector<GuardedBuffer> inputs = allocate(puzzle.inputs, test.params);
   const std::vector<GuardedBuffer> outputs = allocate(puzzle.outputs, test.params);
   LaunchArgs args{.in = {}, .out = {}, .params = test.params};
@@ -110,10 +155,17 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
     inputs[k].upload(input_images[k]);
     args.in.push_back(inputs[k].data());
   }
+  input_images.clear();  // hundreds of megabytes in the large cases
   for (const GuardedBuffer& out : outputs) {
-    out.upload(GuardedBuffer::output_image(out.elements()));
+    out.fill(protocol::kPoisonBits);
     args.out.push_back(out.data());
   }
+  // What the inputs held before the launcher: it must leave them as they were.
+  std::vector<GuardedBuffer> uploaded;
+  if (!sweep) {
+    for (const GuardedBuffer& in : inputs) uploaded.push_back(in.copy());
+  }
+  clock.lap("upload");
 
   // The inputs are ready: the parent's case timeout starts again here, so that it measures the learner's
   // code, not our input generation (puzzle 6 runs a float64 forward pass for o and lse).
@@ -129,6 +181,7 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
   const cudaError_t error = synced != cudaSuccess ? synced : last;
   if (error != cudaSuccess) record.launch_error = describe(error);
   bool alive = error == cudaSuccess || context_alive();
+  clock.lap("launch");
 
   if (alive && sweep) {
     record.outputs_unwritten = count_unwritten(outputs);
@@ -141,15 +194,18 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
       record.output_seals.push_back(protocol::seal(
           progress.key(), {reinterpret_cast<const char*>(image.data()), image.size() * sizeof(float)}));
     }
-    for (size_t k = 0; k < inputs.size(); ++k) {
-      record.inputs_modified += count_modified(input_images[k], inputs[k].download());
-    }
+    clock.lap("download+write+seal");
+    for (size_t k = 0; k < inputs.size(); ++k)
+      record.inputs_modified += inputs[k].count_differences(uploaded[k]);
+    uploaded.clear();  // before timing, which makes copies of its own while memory lasts
+    clock.lap("inputs_modified");
   }
 #ifndef PUZZLE_SIM
   // A refused launcher's speed means nothing (and a stream it leaves running would stretch every rep).
   if (alive && error == cudaSuccess && record.refused.empty() &&
       (sweep || (job.mode == "bench" && test.perf))) {
     alive = time_case(job, args, inputs, outputs, record);
+    clock.lap("timing");
   }
 #endif
   progress.append(record);

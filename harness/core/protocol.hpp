@@ -33,6 +33,9 @@ struct Job {
   int warmup = 3;
   int reps = 20;
   std::string backend;  // "sim" | "gpu": the child refuses a job meant for the other backend; empty: any
+  // The parent draws the inputs and writes them for the child (input_path), each case's once its
+  // inputs_ready_path exists; otherwise the child draws them itself (the same values: case_data.hpp).
+  bool inputs_from_parent = false;
 };
 void to_json(nlohmann::json& j, const Job& job);
 void from_json(const nlohmann::json& j, Job& job);
@@ -40,6 +43,9 @@ void from_json(const nlohmann::json& j, Job& job);
 std::filesystem::path job_path(const std::filesystem::path& dir);       // job.json
 std::filesystem::path progress_path(const std::filesystem::path& dir);  // progress.jsonl
 std::filesystem::path output_path(const std::filesystem::path& dir, int case_index, int buffer);
+std::filesystem::path input_path(const std::filesystem::path& dir, int case_index, int buffer);
+std::filesystem::path inputs_ready_path(const std::filesystem::path& dir, int case_index);  // written last
+std::filesystem::path inputs_failed_path(const std::filesystem::path& dir);  // the parent could not draw them
 
 // Per-case record the child appends as {"event":"done","case":i, ...}. Optional parts are absent
 // when they do not apply. "sim" holds the simulator's report:
@@ -100,5 +106,7 @@ CheckedLine check_line(const std::string& raw, const SessionKey& key, int64_t se
 void write_floats(const std::filesystem::path& file, const float* data, int64_t count);
 // Empty when the file does not exist: after a sticky CUDA error the child cannot copy outputs back.
 std::vector<float> read_floats(const std::filesystem::path& file);
+// Exactly `count` floats into `data`; throws when the file is missing or holds another number.
+void read_floats_into(const std::filesystem::path& file, float* data, int64_t count);
 
 }  // namespace puzzle::protocol

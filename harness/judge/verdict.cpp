@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "case_data.hpp"
 #include "compare.hpp"
@@ -115,7 +116,11 @@ const char* to_string(CaseStatus s) {
 }
 
 CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed) {
-  CaseExpectation expectation{.inputs = draw_inputs(puzzle, test, seed), .expected = {}, .allowance = {}};
+  return expect_case(puzzle, test, draw_inputs(puzzle, test, seed));
+}
+
+CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, Buffers inputs) {
+  CaseExpectation expectation{.inputs = std::move(inputs), .expected = {}, .allowance = {}};
   expectation.expected = expected_outputs(puzzle, test, expectation.inputs);
   expectation.allowance = error_allowance(puzzle, test, expectation.inputs);
   return expectation;

@@ -72,6 +72,7 @@ struct CaseExpectation {
   RefBuffers allowance;  // Judge::allowance's, or empty
 };
 CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed);
+CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, Buffers inputs);  // drawn already
 
 // Compares outputs (with guards, as the child wrote them) to the reference and diagnoses.
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const CaseExpectation& expectation,

@@ -46,10 +46,33 @@ TEST_CASE("Job round-trips through the job.json layout") {
   CHECK(back.reps == 7);
   CHECK(back.backend == "gpu");
 
+  CHECK_FALSE(j.contains("inputs"));
+  CHECK_FALSE(back.inputs_from_parent);
+
   const Job minimal = nlohmann::json::parse(R"({"puzzle": 1, "seed": 42, "cases": [1]})").get<Job>();
   CHECK(minimal.mode == "check");
   CHECK(minimal.warmup == 3);
   CHECK(minimal.backend.empty());
+  CHECK_FALSE(minimal.inputs_from_parent);
+
+  const nlohmann::json from_parent = Job{.puzzle = 2, .seed = 1, .cases = {0}, .inputs_from_parent = true};
+  CHECK(from_parent["inputs"] == "parent");
+  CHECK(from_parent.get<Job>().inputs_from_parent);
+}
+
+TEST_CASE("the parent's input files are read whole, or not at all") {
+  TempDir dir;
+  const fs::path file = input_path(dir.path, 4, 2);
+  CHECK(file.filename() == "case_4_in_2.bin");
+  CHECK(inputs_ready_path(dir.path, 4).filename() == "case_4_in.ready");
+  const float values[] = {std::bit_cast<float>(kGuardBits), -2.5f, 7.0f};
+  write_floats(file, values, 3);
+  float back[3] = {};
+  read_floats_into(file, back, 3);
+  for (int i = 0; i < 3; ++i) CHECK(std::bit_cast<uint32_t>(back[i]) == std::bit_cast<uint32_t>(values[i]));
+  float more[4] = {};
+  CHECK_THROWS_WITH(read_floats_into(file, more, 4), doctest::Contains("not 4 floats"));
+  CHECK_THROWS(read_floats_into(dir.path / "missing.bin", back, 3));
 }
 
 TEST_CASE("CaseRecord round-trips and leaves out what does not apply") {

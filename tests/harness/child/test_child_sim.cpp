@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "protocol.hpp"
@@ -24,14 +25,18 @@ struct ChildRun {
   std::string out, err;
   std::vector<nlohmann::json> lines;
 
-  ChildRun(const char* child, const protocol::Job& job) {
+  // `prepare` writes what the parent would have written beside job.json (the inputs it drew).
+  ChildRun(const char* child, const protocol::Job& job,
+           const std::function<void(const fs::path&)>& prepare = {}) {
     static int runs = 0;
     dir = fs::temp_directory_path() /
           ("child_sim_test_" + std::to_string(::getpid()) + "_" + std::to_string(runs++));
     fs::remove_all(dir);
     fs::create_directories(dir);
     std::ofstream(protocol::job_path(dir)) << nlohmann::json(job).dump();
-    std::ofstream(dir / "key") << protocol::SessionKey::random().hex() << "\n";  // as the parent hands it over
+    if (prepare) prepare(dir);
+    std::ofstream(dir / "key") << protocol::SessionKey::random().hex()
+                               << "\n";  // as the parent hands it over
     const std::string command = std::string(child) + " " + dir.string() + " <" + (dir / "key").string() +
                                 " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
     const int status = std::system(command.c_str());
@@ -146,4 +151,41 @@ TEST_CASE("the child refuses a job it cannot run, on stderr") {
 
   const protocol::Job no_case{.puzzle = 1, .seed = 7, .cases = {1000}};
   CHECK(ChildRun(CHILD_RIGHT, no_case).exit_code == 2);
+}
+
+TEST_CASE("with inputs from the parent, the child runs on the files it finds, not on its own draw") {
+  const PuzzleSpec& p = *find_puzzle(1);
+  const int index = case_index(p, "2x32");
+  const protocol::Job job{
+      .puzzle = 1, .seed = 7, .cases = {index}, .backend = "sim", .inputs_from_parent = true};
+  // Every row constant: softmax is 1/32 everywhere, which no drawn row gives.
+  const std::vector<float> x(2 * 32, 0.5f);
+  const ChildRun run(CHILD_RIGHT, job, [&](const fs::path& dir) {
+    protocol::write_floats(protocol::input_path(dir, index, 0), x.data(), static_cast<int64_t>(x.size()));
+    protocol::write_floats(protocol::inputs_ready_path(dir, index), nullptr, 0);
+  });
+  CHECK(run.exit_code == 0);
+  const std::vector<float> y = protocol::read_floats(protocol::output_path(run.dir, index, 0));
+  REQUIRE(y.size() == x.size() + 2 * protocol::kGuardElems);
+  for (size_t i = 0; i < x.size(); ++i) CHECK(y[protocol::kGuardElems + i] == doctest::Approx(1.0 / 32));
+}
+
+TEST_CASE("a child waiting for the parent's inputs stops when the parent could not draw them") {
+  const protocol::Job job{.puzzle = 1, .seed = 7, .cases = {0}, .backend = "sim", .inputs_from_parent = true};
+  const ChildRun run(CHILD_RIGHT, job, [](const fs::path& dir) {
+    protocol::write_floats(protocol::inputs_failed_path(dir), nullptr, 0);
+  });
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("could not prepare the inputs") != std::string::npos);
+}
+
+TEST_CASE("inputs of the wrong size are refused, not read past") {
+  const protocol::Job job{.puzzle = 1, .seed = 7, .cases = {0}, .backend = "sim", .inputs_from_parent = true};
+  const ChildRun run(CHILD_RIGHT, job, [](const fs::path& dir) {
+    const float two[] = {1.0f, 2.0f};  // case 0 is 1x1
+    protocol::write_floats(protocol::input_path(dir, 0, 0), two, 2);
+    protocol::write_floats(protocol::inputs_ready_path(dir, 0), nullptr, 0);
+  });
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("not 1 floats") != std::string::npos);
 }

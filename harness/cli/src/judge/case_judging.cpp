@@ -6,7 +6,9 @@
 #include <future>
 #include <optional>
 
+#include "case_data.hpp"
 #include "file_io.hpp"
+#include "protocol.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -95,15 +97,18 @@ ConcurrentJudge::ConcurrentJudge(const PuzzleSpec& puzzle, uint64_t seed, std::v
       cases_(std::move(cases)),
       work_dir_(std::move(work_dir)),
       print_timing_(std::getenv("PUZZLE_TIMING") != nullptr),
-      thread_([this] { judge_all(); }) {}
+      drawer_([this] { draw_all(); }),
+      judge_([this] { judge_all(); }) {}
 
 ConcurrentJudge::~ConcurrentJudge() {
   {
     std::lock_guard lock(mutex_);
-    child_ended_ = true;  // finish() was not reached (an exception): judge what is known, then stop
+    child_ended_ = true;  // finish() was not reached (an exception, a failed build): judge what is known
+    stopping_ = true;     // and draw nothing more (the case being drawn is finished first)
   }
   changed_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (judge_.joinable()) judge_.join();
+  if (drawer_.joinable()) drawer_.join();
 }
 
 void ConcurrentJudge::case_done(int case_index, const CaseRun& run) {
@@ -123,7 +128,13 @@ std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
     child_ended_ = true;
   }
   changed_.notify_all();
-  thread_.join();
+  judge_.join();
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;  // every case is judged: inputs still to draw are for cases that never ran
+  }
+  changed_.notify_all();
+  drawer_.join();
   if (error_) std::rethrow_exception(error_);
   // The stream's word on a case can change once the child has ended: a forged line refuses the whole run,
   // and a GPU check adds the simulator's findings to its small cases. Those are judged again, as they end.
@@ -137,22 +148,96 @@ std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
   return std::move(reports_);
 }
 
+void ConcurrentJudge::draw_all() {
+  // How far the inputs may run ahead of the judging: both large cases of a softmax puzzle, so that the
+  // second is ready when the child gets to it.
+  constexpr int64_t kAheadBytes = int64_t{2} << 30;
+  try {
+    for (size_t n = 0; n < cases_.size(); ++n) {
+      const int index = cases_[n];
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] {
+          int64_t held = 0;
+          for (const auto& [_, bytes] : held_bytes_) held += bytes;
+          return stopping_ || held_bytes_.empty() || held < kAheadBytes;
+        });
+        if (stopping_) return;
+        if (ended_without_outputs(index)) continue;  // over already: nothing will read its inputs
+      }
+      Buffers inputs = draw_inputs(puzzle_, puzzle_.cases.at(index), seed_);
+      int64_t bytes = 0;
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        bytes += static_cast<int64_t>(inputs[k].size() * sizeof(float));
+        protocol::write_floats(protocol::input_path(work_dir_, index, static_cast<int>(k)), inputs[k].data(),
+                               static_cast<int64_t>(inputs[k].size()));
+      }
+      protocol::write_floats(protocol::inputs_ready_path(work_dir_, index), nullptr, 0);
+      {
+        std::lock_guard lock(mutex_);
+        drawn_[index] = std::move(inputs);
+        held_bytes_[index] = bytes;
+      }
+      changed_.notify_all();
+    }
+  } catch (...) {
+    {
+      std::lock_guard lock(mutex_);
+      draw_error_ = std::current_exception();
+    }
+    changed_.notify_all();
+    // The child waits for files that will not come: tell it to stop (if even this fails, the child is
+    // stopped by the parent's limit on input drawing, child_runner.cpp).
+    try {
+      protocol::write_floats(protocol::inputs_failed_path(work_dir_), nullptr, 0);
+    } catch (...) {
+    }
+  }
+}
+
+bool ConcurrentJudge::ended_without_outputs(int case_index) const {
+  const auto known = runs_.find(case_index);
+  return known != runs_.end() && known->second.outcome != RunOutcome::done;
+}
+
+std::optional<Buffers> ConcurrentJudge::drawn_inputs(int case_index) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] {
+    return drawn_.contains(case_index) || ended_without_outputs(case_index) || draw_error_ || stopping_;
+  });
+  if (ended_without_outputs(case_index)) return std::nullopt;  // crashed, timed out or not run: no reference
+  if (const auto it = drawn_.find(case_index); it != drawn_.end()) {
+    Buffers inputs = std::move(it->second);
+    drawn_.erase(it);
+    return inputs;
+  }
+  if (draw_error_) std::rethrow_exception(draw_error_);
+  throw std::runtime_error("the check stopped before the inputs of case " +
+                           puzzle_.cases.at(case_index).name + " were drawn");
+}
+
+void ConcurrentJudge::release(int case_index) {
+  {
+    std::lock_guard lock(mutex_);
+    drawn_.erase(case_index);
+    held_bytes_.erase(case_index);
+  }
+  changed_.notify_all();
+}
+
 void ConcurrentJudge::judge_all() {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   // A case's inputs and reference, or none for a case already known to have crashed, timed out or not run.
   const auto expect = [this](int index) -> std::optional<CaseExpectation> {
-    {
-      std::lock_guard lock(mutex_);
-      const auto known = runs_.find(index);
-      if (known != runs_.end() && known->second.outcome != RunOutcome::done) return std::nullopt;
-    }
-    return expect_case(puzzle_, puzzle_.cases.at(index), seed_);
+    std::optional<Buffers> inputs = drawn_inputs(index);
+    if (!inputs) return std::nullopt;
+    return expect_case(puzzle_, puzzle_.cases.at(index), std::move(*inputs));
   };
+  // One case ahead: the next case's reference is computed while this one waits for the child and is
+  // compared (the large cases' references and comparisons take about as long as each other).
+  std::future<std::optional<CaseExpectation>> next;
   try {
-    // One case ahead: the next case's reference is computed while this one waits for the child and is
-    // compared (the large cases' references and comparisons take about as long as each other).
-    std::future<std::optional<CaseExpectation>> next;
     if (!cases_.empty()) next = std::async(std::launch::async, expect, cases_.front());
     for (size_t n = 0; n < cases_.size(); ++n) {
       const int index = cases_[n];
@@ -170,6 +255,8 @@ void ConcurrentJudge::judge_all() {
       const auto ran = Clock::now();
       CaseReport report =
           judge_run(puzzle_, index, seed_, run, work_dir_, expectation ? &*expectation : nullptr);
+      expectation.reset();
+      release(index);
       if (print_timing_) {
         std::fprintf(
             stderr,
@@ -183,6 +270,11 @@ void ConcurrentJudge::judge_all() {
     }
   } catch (...) {
     error_ = std::current_exception();
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;  // so that `next`, waiting for inputs, gives up
+    }
+    changed_.notify_all();
   }
 }
 

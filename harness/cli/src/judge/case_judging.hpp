@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,8 +23,10 @@ CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, co
 
 // Judges the cases of one child run on a thread of its own, each case's expectation (inputs and float64
 // reference) computed while the child still runs that case: for the large GPU cases the reference takes
-// about as long as the child's run. Every element is still compared. PUZZLE_TIMING=1 prints, per case,
-// where the parent's time went.
+// about as long as the child's run. Every element is still compared. A second thread draws every case's
+// inputs from the start (while the child is still being built) and writes them for the child into
+// `work_dir` (protocol.hpp, Job::inputs_from_parent): drawn once, not once per process.
+// PUZZLE_TIMING=1 prints, per case, where the parent's time went.
 class ConcurrentJudge {
  public:
   ConcurrentJudge(const PuzzleSpec& puzzle, uint64_t seed, std::vector<int> cases,
@@ -37,7 +40,13 @@ class ConcurrentJudge {
   std::map<int, CaseReport> finish(const ChildRuns& runs);
 
  private:
+  void draw_all();
   void judge_all();
+  // draw_all's inputs for the case, once drawn; none for a case that ended without outputs. Throws if
+  // the drawing failed or stopped.
+  std::optional<Buffers> drawn_inputs(int case_index);
+  bool ended_without_outputs(int case_index) const;  // under mutex_
+  void release(int case_index);                      // once judged: draw_all may draw further ahead
 
   const PuzzleSpec& puzzle_;
   const uint64_t seed_;
@@ -48,9 +57,13 @@ class ConcurrentJudge {
   std::condition_variable changed_;
   std::map<int, CaseRun> runs_;  // known so far
   bool child_ended_ = false;
+  bool stopping_ = false;              // destroyed early: draw no further
+  std::map<int, Buffers> drawn_;       // inputs drawn, not yet taken by the judge
+  std::map<int, int64_t> held_bytes_;  // of the inputs drawn and not yet judged, per case
+  std::exception_ptr draw_error_;
   std::map<int, CaseReport> reports_;
   std::exception_ptr error_;
-  std::thread thread_;  // last: starts once everything above is ready
+  std::thread drawer_, judge_;  // last: start once everything above is ready
 };
 
 // A case this check does not run.

@@ -124,17 +124,31 @@ std::vector<int> cases_to_run(const CheckOptions& options, const PuzzleSpec& spe
   return to_run;
 }
 
+// The cases' inputs, drawn from the start in the parent (for the child, in `work`), and their judging.
+struct CaseWork {
+  std::vector<int> to_run;
+  TempDir work{"puzzle-check-"};
+  ConcurrentJudge judge;
+
+  CaseWork(const CheckOptions& options, const PuzzleSpec& spec, const CheckReport& report,
+           std::vector<int> cases)
+      : to_run(std::move(cases)), judge(spec, report.seed, to_run, keep(work, options.verbose)) {}
+
+  static std::filesystem::path keep(TempDir& dir, bool verbose) {
+    if (verbose) dir.keep();
+    return dir.path();
+  }
+};
+
 // `cross_check`: the simulator's run of the small cases (a GPU check only), waited for here.
 void run_cases(const CheckOptions& options, const CheckReport& report, const std::filesystem::path& child,
                PuzzleReport& puzzle, const CheckObserver& observer,
-               std::optional<std::future<SimCrossCheck>>& cross_check) {
+               std::optional<std::future<SimCrossCheck>>& cross_check, CaseWork& cases) {
   const PuzzleSpec& spec = *puzzle.spec;
   const Backend backend = *report.backend;
-  const std::vector<int> to_run = cases_to_run(options, spec, backend);
-  if (to_run.empty()) throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
-
-  TempDir work("puzzle-check-");
-  if (options.verbose) work.keep();
+  const std::vector<int>& to_run = cases.to_run;
+  const TempDir& work = cases.work;
+  ConcurrentJudge& judge = cases.judge;
   const milliseconds timeout = case_timeout(options, backend);
   const auto cpu_budgets = backend == Backend::sim && !options.timeout_s ? sim_cpu_budgets(spec, to_run)
                                                                          : std::map<int, milliseconds>{};
@@ -146,7 +160,6 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                      (backend == Backend::gpu ? " on the GPU" : " on the simulator") + " (" + limit +
                      (options.verbose ? ", work dir " + work.path().string() : "") + ")");
   }
-  ConcurrentJudge judge(spec, report.seed, to_run, work.path());
   ChildRuns runs =
       run_child({.child = child,
                  .work_dir = work.path(),
@@ -155,7 +168,8 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                          .seed = report.seed,
                          .mode = backend == Backend::gpu ? "bench" : "check",
                          .cases = to_run,
-                         .backend = to_string(backend)},
+                         .backend = to_string(backend),
+                         .inputs_from_parent = true},
                  .case_timeout = timeout,
                  .case_cpu_budgets = cpu_budgets,
                  .deadline = options.deadline,
@@ -234,6 +248,14 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
 
     // A file that uses the APIs a forgery needs is refused before it is built (docs/grading.md).
     BuildInfo apis = options.api_check ? check_apis(source.text) : BuildInfo{.ok = true};
+    // Meanwhile the parent draws the inputs: the child finds them ready when it starts.
+    std::optional<CaseWork> cases;
+    if (apis.ok) {
+      std::vector<int> to_run = cases_to_run(options, spec, choice.backend);
+      if (to_run.empty())
+        throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
+      cases.emplace(options, spec, report, std::move(to_run));
+    }
     // On a GPU the simulator checks the small cases for barrier divergence and races, meanwhile.
     std::optional<std::future<SimCrossCheck>> cross_check;
     if (apis.ok && choice.backend == Backend::gpu) {
@@ -246,7 +268,7 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);
     if (build.info.ok) {
-      run_cases(options, report, build.child, puzzle, observer, cross_check);
+      run_cases(options, report, build.child, puzzle, observer, cross_check, *cases);
       add_performance(config, options, report, puzzle);
     }
     finish(puzzle);
