@@ -65,7 +65,13 @@ CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, co
   switch (run.outcome) {
     case RunOutcome::done: {
       std::string problem;
+      const auto read_from = std::chrono::steady_clock::now();
       const auto outputs = read_outputs(puzzle, case_index, run, work_dir, problem);
+      if (std::getenv("PUZZLE_TIMING")) {
+        std::fprintf(stderr, "[timing] case %s: outputs read and their seals checked in %.2f s\n",
+                     test.name.c_str(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - read_from).count());
+      }
       report.result = !problem.empty()
                           ? failed_run(puzzle, test, CaseStatus::failed, problem, {kRefusedDiagnosis})
                       : expectation ? judge_case(puzzle, test, *expectation, outputs, run.record)
@@ -255,15 +261,16 @@ void ConcurrentJudge::judge_all() {
       const auto ran = Clock::now();
       CaseReport report =
           judge_run(puzzle_, index, seed_, run, work_dir_, expectation ? &*expectation : nullptr);
+      const auto judged = Clock::now();
       expectation.reset();
       release(index);
       if (print_timing_) {
         std::fprintf(
             stderr,
             "[timing] case %s: waited %.2f s for its inputs + reference (drawn one case ahead), then "
-            "%.2f s for the child, then read + compared the outputs in %.2f s\n",
+            "%.2f s for the child, then read + compared the outputs in %.2f s and freed them in %.2f s\n",
             puzzle_.cases.at(index).name.c_str(), seconds(expected - start), seconds(ran - expected),
-            seconds(Clock::now() - ran));
+            seconds(judged - ran), seconds(Clock::now() - judged));
       }
       std::lock_guard lock(mutex_);
       reports_[index] = std::move(report);

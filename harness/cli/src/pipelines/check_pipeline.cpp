@@ -1,6 +1,9 @@
 #include "check_pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "api_check.hpp"
@@ -174,7 +177,15 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                  .case_cpu_budgets = cpu_budgets,
                  .deadline = options.deadline,
                  .case_done = [&judge](int index, const CaseRun& run) { judge.case_done(index, run); }});
-  if (cross_check) add_cross_check(cross_check->get(), runs);
+  if (cross_check) {
+    const auto waited_from = std::chrono::steady_clock::now();
+    add_cross_check(cross_check->get(), runs);
+    if (std::getenv("PUZZLE_TIMING")) {
+      std::fprintf(stderr,
+                   "[timing] waited %.2f s for the simulator's run of the small cases after the child\n",
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - waited_from).count());
+    }
+  }
   puzzle.program_stdout = runs.program_stdout;
   puzzle.program_stderr = runs.program_stderr;
   std::map<int, CaseReport> judged = judge.finish(runs);
