@@ -57,16 +57,21 @@ void GuardedBuffer::upload(const std::vector<float>& image) const {
 }
 
 std::vector<float> GuardedBuffer::download() const {
-  std::vector<float> image(elements_ + 2 * kGuardElems);
+  std::vector<float> image;
+  download(image);
+  return image;
+}
+
+void GuardedBuffer::download(std::vector<float>& image) const {
+  image.resize(elements_ + 2 * kGuardElems);
   const std::string what = "download of " + name_;
   if (dtype_ == Dtype::f32) {
     check(runner_memcpy(image.data(), base_, total_bytes(), cudaMemcpyDeviceToHost), what.c_str());
-    return image;
+    return;
   }
   std::vector<uint16_t> bits(image.size());
   check(runner_memcpy(bits.data(), base_, total_bytes(), cudaMemcpyDeviceToHost), what.c_str());
   std::transform(bits.begin(), bits.end(), image.begin(), [&](uint16_t b) { return widen(dtype_, b); });
-  return image;
 }
 
 void GuardedBuffer::fill(uint32_t data_bits) const {
@@ -97,16 +102,16 @@ int64_t GuardedBuffer::count_differences(const GuardedBuffer& other) const {
 }
 
 std::vector<float> GuardedBuffer::input_image(const std::vector<float>& data) {
-  std::vector<float> image = input_image(static_cast<int64_t>(data.size()));
+  std::vector<float> image;
+  frame_input(image, static_cast<int64_t>(data.size()));
   std::copy(data.begin(), data.end(), image.begin() + kGuardElems);
   return image;
 }
 
-std::vector<float> GuardedBuffer::input_image(int64_t elements) {
-  std::vector<float> image(elements + 2 * kGuardElems);
+void GuardedBuffer::frame_input(std::vector<float>& image, int64_t elements) {
+  image.resize(elements + 2 * kGuardElems);
   std::fill_n(image.begin(), kGuardElems, std::bit_cast<float>(protocol::kGuardBits));
   std::fill_n(image.end() - kGuardElems, kGuardElems, std::bit_cast<float>(protocol::kGuardBits));
-  return image;
 }
 
 }  // namespace puzzle::child

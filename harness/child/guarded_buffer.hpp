@@ -33,6 +33,7 @@ class GuardedBuffer {
 
   void upload(const std::vector<float>& image) const;  // guards included
   std::vector<float> download() const;                 // guards included
+  void download(std::vector<float>& image) const;      // the same into `image`, its memory reused
   // Guard zones and, between them, every element set to `data_bits` (a float's bits, in the buffer's
   // dtype): how an output starts, poisoned. Done on the device, with no host image.
   void fill(uint32_t data_bits) const;
@@ -42,7 +43,8 @@ class GuardedBuffer {
 
   // The host image of an input to upload: data between two guard zones.
   static std::vector<float> input_image(const std::vector<float>& data);
-  static std::vector<float> input_image(int64_t elements);  // the data still to be filled in
+  // `image` as an input image of `elements` with its guards set, the data still to be filled in.
+  static void frame_input(std::vector<float>& image, int64_t elements);
 
  private:
   std::string name_;

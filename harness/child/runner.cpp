@@ -3,6 +3,7 @@
 // the differences. It prints nothing to stdout, which belongs to the learner's printf.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -119,43 +120,47 @@ void wait_for_parent_inputs(const fs::path& dir, int index) {
   }
 }
 
-// The case's input images to upload, guards included: read from the parent's files, or drawn here.
-std::vector<std::vector<float>> case_input_images(const PuzzleSpec& puzzle, const TestCase& test,
-                                                  const protocol::Job& job, const fs::path& dir, int index) {
-  std::vector<std::vector<float>> images;
+// The host images of a case's buffers, guards included, kept from case to case: a large case's are
+// hundreds of megabytes, and fresh memory costs its page faults (and zeroing) every time.
+struct HostImages {
+  std::vector<std::vector<float>> inputs, outputs;
+};
+
+// The case's input images to upload: read from the parent's files, or drawn here.
+void read_input_images(const PuzzleSpec& puzzle, const TestCase& test, const protocol::Job& job,
+                       const fs::path& dir, int index, std::vector<std::vector<float>>& images) {
+  images.resize(puzzle.inputs.size());
   if (!job.inputs_from_parent) {
-    for (const std::vector<float>& data : draw_inputs(puzzle, test, job.seed))
-      images.push_back(GuardedBuffer::input_image(data));
-    return images;
+    Buffers drawn = draw_inputs(puzzle, test, job.seed);
+    for (size_t k = 0; k < drawn.size(); ++k) images[k] = GuardedBuffer::input_image(drawn[k]);
+    return;
   }
   wait_for_parent_inputs(dir, index);
   for (size_t k = 0; k < puzzle.inputs.size(); ++k) {
     const int64_t elements = puzzle.inputs[k].elements(test.params);
-    images.push_back(GuardedBuffer::input_image(elements));
+    GuardedBuffer::frame_input(images[k], elements);
     protocol::read_floats_into(protocol::input_path(dir, index, static_cast<int>(k)),
-                               images.back().data() + protocol::kGuardElems, elements);
+                               images[k].data() + protocol::kGuardElems, elements);
   }
-  return images;
 }
 
 // Runs one case and appends its record; returns false when the CUDA context died in it.
 bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, const fs::path& dir,
-              protocol::ProgressWriter& progress) {
+              protocol::ProgressWriter& progress, HostImages& images) {
   const TestCase& test = case_list(puzzle, job).at(index);
   const bool sweep = job.mode == "sweep";
   progress.append({{"event", "start"}, {"case", index}});
   StepClock clock(test.name);
 
-  std::vector<std::vector<float>> input_images = case_input_images(puzzle, test, job, dir, index);
+  read_input_images(puzzle, test, job, dir, index, images.inputs);
   clock.lap("inputs");
   const std::vector<GuardedBuffer> inputs = allocate(puzzle.inputs, test.params);
   const std::vector<GuardedBuffer> outputs = allocate(puzzle.outputs, test.params);
   LaunchArgs args{.in = {}, .out = {}, .params = test.params};
   for (size_t k = 0; k < inputs.size(); ++k) {
-    inputs[k].upload(input_images[k]);
+    inputs[k].upload(images.inputs[k]);
     args.in.push_back(inputs[k].data());
   }
-  input_images.clear();  // hundreds of megabytes in the large cases
   for (const GuardedBuffer& out : outputs) {
     out.fill(protocol::kPoisonBits);
     args.out.push_back(out.data());
@@ -186,8 +191,10 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
   if (alive && sweep) {
     record.outputs_unwritten = count_unwritten(outputs);
   } else if (alive) {
+    images.outputs.resize(std::max(images.outputs.size(), outputs.size()));
     for (size_t k = 0; k < outputs.size(); ++k) {
-      const std::vector<float> image = outputs[k].download();
+      std::vector<float>& image = images.outputs[k];
+      outputs[k].download(image);
       protocol::write_floats(protocol::output_path(dir, index, static_cast<int>(k)), image.data(),
                              static_cast<int64_t>(image.size()));
       // The file can be rewritten after this; its seal, inside the sealed record, cannot.
@@ -236,8 +243,9 @@ int run(const fs::path& dir) {
                                std::to_string(job.puzzle));
     }
   }
+  HostImages images;
   for (int index : job.cases) {
-    if (!run_case(*puzzle, job, index, dir, progress)) return kExitContextDead;
+    if (!run_case(*puzzle, job, index, dir, progress, images)) return kExitContextDead;
   }
   progress.append({{"event", "end"}});  // the parent accepts no line after this one
   return 0;
