@@ -3,6 +3,7 @@
 // draw the same inputs, and a verdict must not depend on the machine.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -77,6 +78,57 @@ TEST_CASE("check_buffer counts mismatches across its ranges and lists the first 
   std::sort(want.begin(), want.end());
   for (const Mismatch& m : check.first) listed.push_back(m.index);
   CHECK(listed == want);
+}
+
+TEST_CASE("check_buffer's verdicts and error figures are compare_element's, for every kind of value") {
+  // Its loop takes a shortcut for finite values: every element must still get compare_element's outcome.
+  const float poison = std::bit_cast<float>(protocol::kPoisonBits), inf = INFINITY, nan = std::nanf("");
+  const std::vector<float> got_values = {0.5f, 0.50004f, 0.6f, -0.5f,  1e-9f, 0.0f,
+                                         inf,  -inf,     nan,  poison, 3e38f};
+  const std::vector<double> want_values = {0.5, -0.5, 1e-9, 0.0, 2.0, INFINITY, -INFINITY, NAN, 3e38};
+  const Tolerance tolerance{.atol = 1e-8, .rtol = 1e-4};
+  std::vector<float> data;
+  std::vector<double> expected, allowance;
+  for (float g : got_values) {
+    for (double w : want_values) {
+      for (double a : {0.0, 0.2}) {
+        data.push_back(g);
+        expected.push_back(w);
+        allowance.push_back(a);
+      }
+    }
+  }
+  const int64_t n = static_cast<int64_t>(data.size());
+  std::vector<float> got(n + 2 * protocol::kGuardElems, std::bit_cast<float>(protocol::kGuardBits));
+  std::copy(data.begin(), data.end(), got.begin() + protocol::kGuardElems);
+  const BufferSpec spec{.name = "y",
+                        .elements = [n](const Params&) { return n; },
+                        .locate = [](const Params&, int64_t i) { return std::to_string(i); },
+                        .row_length = {}};
+  const BufferCheck check = check_buffer(spec, {}, got, expected, tolerance, allowance);
+
+  int64_t mismatches = 0, unwritten = 0, nans = 0, infs = 0;
+  double max_abs = 0, max_rel = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const Outcome outcome = compare_element(data[i], expected[i], tolerance, allowance[i]);
+    mismatches += outcome != Outcome::ok;
+    unwritten += outcome == Outcome::unwritten;
+    nans += outcome == Outcome::nan;
+    infs += outcome == Outcome::inf;
+    if (outcome != Outcome::unwritten && std::isfinite(data[i]) && std::isfinite(expected[i])) {
+      const double error = std::abs(static_cast<double>(data[i]) - expected[i]);
+      max_abs = std::max(max_abs, error);
+      if (std::abs(expected[i]) >= tolerance.atol / tolerance.rtol)
+        max_rel = std::max(max_rel, error / std::abs(expected[i]));
+    }
+  }
+  CHECK(mismatches > 0);
+  CHECK(check.mismatches == mismatches);
+  CHECK(check.unwritten == unwritten);
+  CHECK(check.nan_count == nans);
+  CHECK(check.inf_count == infs);
+  CHECK(check.max_abs_err == max_abs);
+  CHECK(check.max_rel_err == doctest::Approx(max_rel).epsilon(1e-15));
 }
 
 TEST_CASE("a large output's seal changes with any byte, with chunks swapped, and with its length") {
