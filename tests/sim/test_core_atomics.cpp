@@ -27,7 +27,7 @@ struct Counters {
   float cas_float_sum;
 };
 
-constexpr unsigned kBlocks = 256, kThreads = 256;
+constexpr unsigned kAtomicBlocks = 256, kAtomicThreads = 256;
 
 // Float addition through atomicCAS: the classic retry loop.
 void cas_add(float* address, float value) {
@@ -81,13 +81,13 @@ TEST_CASE("atomics from 256 blocks of 256 threads lose no update") {
   REQUIRE(cudaMalloc(&device, sizeof(Counters)) == cudaSuccess);
   cudaMemcpy(device, &initial, sizeof initial, cudaMemcpyHostToDevice);
   const auto report = memory_test::checked(
-      [&] { ::sim::launch(::sim::LaunchConfig(kBlocks, kThreads), "contend", [=]() { contend(device); }); });
+      [&] { ::sim::launch(::sim::LaunchConfig(kAtomicBlocks, kAtomicThreads), "contend", [=]() { contend(device); }); });
   CHECK_MESSAGE(report.findings.empty(), memory_test::kinds(report));
   Counters c;
   cudaMemcpy(&c, device, sizeof c, cudaMemcpyDeviceToHost);
   cudaFree(device);
 
-  constexpr int n = kBlocks * kThreads;
+  constexpr int n = kAtomicBlocks * kAtomicThreads;
   CHECK(c.add_int == n);
   CHECK(c.add_unsigned == 2u * n);
   CHECK(c.add_ull == (1ull << 33) * n);

@@ -1,6 +1,5 @@
 // The whole translation: the #line header, line fidelity on realistic files, and (when the
 // simulator's CUDA headers exist) that g++ accepts the result and reports the learner's lines.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <array>
