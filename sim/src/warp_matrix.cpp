@@ -105,7 +105,8 @@ void run_warp_matrix(WarpMatrixCall& call) {
 void complete_warp_matrix(SimThread* lanes, uint32_t group, const BlockState& block) {
   const SimThread& first = lanes[std::countr_zero(group)];
   const WarpMatrixCall& call = call_of(first);
-  const std::string warp = "warp " + std::to_string(first.warp) + " of " + describe_block(block);
+  // Described only for a report: formatting it for every mma took more time than the mma's arithmetic.
+  const auto warp = [&] { return "warp " + std::to_string(first.warp) + " of " + describe_block(block); };
   uint32_t elsewhere = 0;  // lanes at another mma/ldmatrix
   for (uint32_t g = group; g != 0; g &= g - 1) {
     const WarpMatrixCall& other = call_of(lanes[std::countr_zero(g)]);
@@ -115,7 +116,7 @@ void complete_warp_matrix(SimThread* lanes, uint32_t group, const BlockState& bl
     const WarpMatrixCall& other = call_of(lanes[std::countr_zero(elsewhere)]);
     report_as(
         first, Severity::error, "warp_divergent_collective", call.where,
-        warp + ": lanes " + lane_list(group & ~elsewhere) + " execute " + call.instruction->name + " (" +
+        warp() + ": lanes " + lane_list(group & ~elsewhere) + " execute " + call.instruction->name + " (" +
             describe_site(call.where) + ") while lanes " + lane_list(elsewhere) + " execute " +
             other.instruction->name + " (" + describe_site(other.where) +
             "). A .aligned instruction must be executed by every lane of the warp, the same instruction "
@@ -129,7 +130,7 @@ void complete_warp_matrix(SimThread* lanes, uint32_t group, const BlockState& bl
         first.warp * 32 + 32 > d.x * d.y * d.z ? first.warp * 32 + 32 - d.x * d.y * d.z : 0;
     report_as(
         first, Severity::error, "warp_aligned_missing_lane", call.where,
-        warp + ": " + call.instruction->name + " is executed by lanes " + lane_list(group) + " only; lanes " +
+        warp() + ": " + call.instruction->name + " is executed by lanes " + lane_list(group) + " only; lanes " +
             lane_list(missing) +
             (past_end ? " do not exist (the block's thread count is not a multiple of 32)"
                       : " exited or took another branch") +
