@@ -130,8 +130,8 @@ void complete_warp_matrix(SimThread* lanes, uint32_t group, const BlockState& bl
         first.warp * 32 + 32 > d.x * d.y * d.z ? first.warp * 32 + 32 - d.x * d.y * d.z : 0;
     report_as(
         first, Severity::error, "warp_aligned_missing_lane", call.where,
-        warp() + ": " + call.instruction->name + " is executed by lanes " + lane_list(group) + " only; lanes " +
-            lane_list(missing) +
+        warp() + ": " + call.instruction->name + " is executed by lanes " + lane_list(group) +
+            " only; lanes " + lane_list(missing) +
             (past_end ? " do not exist (the block's thread count is not a multiple of 32)"
                       : " exited or took another branch") +
             ". mma.sync and ldmatrix.sync.aligned must be executed by all 32 lanes of the warp together, "

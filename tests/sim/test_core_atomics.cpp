@@ -80,8 +80,9 @@ TEST_CASE("atomics from 256 blocks of 256 threads lose no update") {
   Counters* device = nullptr;
   REQUIRE(cudaMalloc(&device, sizeof(Counters)) == cudaSuccess);
   cudaMemcpy(device, &initial, sizeof initial, cudaMemcpyHostToDevice);
-  const auto report = memory_test::checked(
-      [&] { ::sim::launch(::sim::LaunchConfig(kAtomicBlocks, kAtomicThreads), "contend", [=]() { contend(device); }); });
+  const auto report = memory_test::checked([&] {
+    ::sim::launch(::sim::LaunchConfig(kAtomicBlocks, kAtomicThreads), "contend", [=]() { contend(device); });
+  });
   CHECK_MESSAGE(report.findings.empty(), memory_test::kinds(report));
   Counters c;
   cudaMemcpy(&c, device, sizeof c, cudaMemcpyDeviceToHost);
