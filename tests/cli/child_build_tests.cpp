@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -112,6 +113,40 @@ TEST_CASE("the child key names the build's folder and changes with a rebuilt har
   CHECK(with_copy != key);
   std::filesystem::last_write_time(copy, std::filesystem::last_write_time(copy) + std::chrono::seconds(5));
   CHECK(child_key(f.config, f.spec, source, Backend::sim) != with_copy);
+}
+
+TEST_CASE(
+    "the simulator's headers come precompiled; a file that includes them builds with or without the .gch") {
+  BuildFixture f;
+  REQUIRE(std::filesystem::exists(f.config.sim_pch_dir / "cuda_runtime.h.gch"));
+  const auto solution = read_text(solution_ladder(f.spec, f.config.source_dir).front());
+  REQUIRE(solution);
+  // The precompiled header stands for the first include; the file's own includes must still resolve.
+  const std::string text = "#include <cuda_runtime.h>\n#include <cuda_bf16.h>\n" + *solution;
+  const ChildBuild with_pch = f.build(text);
+  INFO(with_pch.info.log);
+  REQUIRE(with_pch.info.ok);
+  const auto compile = std::find_if(with_pch.info.commands.begin(), with_pch.info.commands.end(),
+                                    [](const std::string& c) { return c.find(" -c ") != std::string::npos; });
+  REQUIRE(compile != with_pch.info.commands.end());
+  const auto pch_at = compile->find("-I" + f.config.sim_pch_dir.string() + " ");
+  REQUIRE(pch_at != std::string::npos);
+  CHECK(pch_at < compile->find("-I" + f.config.sim_include_dir.string() + " "));
+
+  // Its folder without the .gch (a build that has not made it yet): the forwarding header alone.
+  const auto pch = f.dir.path() / "pch";
+  std::filesystem::create_directories(pch);
+  std::filesystem::copy_file(f.config.sim_pch_dir / "cuda_runtime.h", pch / "cuda_runtime.h");
+  f.config.sim_pch_dir = pch;
+  const ChildBuild without = f.build(text);
+  INFO(without.info.log);
+  CHECK(without.info.ok);
+  CHECK_FALSE(without.info.cached);
+  // A (re)made .gch: the simulator's headers may have changed, so the child is built again.
+  std::filesystem::copy_file(build_config().sim_pch_dir / "cuda_runtime.h.gch", pch / "cuda_runtime.h.gch");
+  const ChildBuild remade = f.build(text);
+  CHECK(remade.info.ok);
+  CHECK_FALSE(remade.info.cached);
 }
 
 TEST_CASE("editing a header the file includes with quotes rebuilds the child") {

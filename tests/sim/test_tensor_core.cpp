@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memory_test_support.hpp"
+#include "sim/mma_model.h"
 
 using namespace memory_test;
 
@@ -200,7 +201,63 @@ const sim::harness::SharedWavefronts* at_line(const Report& report, int line) {
   return nullptr;
 }
 
+// The device model's results (sim/mma_model.h) over a fixed stream of 200000 operand sets, folded into
+// one number: k 8 and 16, bf16 and f16, operands of any bits (infinities, NaN), near 1, tiny (subnormal)
+// and with zeros.
+uint64_t model_fingerprint(float (*accumulate)(float, const double*, const double*, int, bool)) {
+  uint64_t state = 20261127, hash = 14695981039346656037ull;  // splitmix64 stream, FNV-1a fold
+  auto next = [&] {
+    uint64_t z = state += 0x9E3779B97F4A7C15ull;
+    z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ z >> 27) * 0x94D049BB133111EBull;
+    return z ^ z >> 31;
+  };
+  auto decode = [](uint16_t bits, bool f16) -> double {
+    if (!f16) return std::bit_cast<float>(uint32_t{bits} << 16);
+    const int exponent = bits >> 10 & 31, mantissa = bits & 1023;
+    const double magnitude = exponent == 0    ? std::ldexp(mantissa, -24)
+                             : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                              : std::ldexp(1024 + mantissa, exponent - 25);
+    return bits >> 15 ? -magnitude : magnitude;
+  };
+  for (int set = 0; set < 200000; ++set) {
+    const bool f16 = set & 1;
+    const int k = set & 2 ? 16 : 8, kind = set >> 2 & 3;  // kind: any bits, near 1, tiny (subnormal), zeros
+    double a[16], b[16];
+    for (int i = 0; i < k; ++i) {
+      auto x = static_cast<uint16_t>(next()), y = static_cast<uint16_t>(next());
+      if (kind == 1) {
+        x = f16 ? (x & 0x83FF) | 0x3C00 : (x & 0x807F) | 0x3F00;
+        y = f16 ? (y & 0x83FF) | 0x3800 : (y & 0x807F) | 0x3F80;
+      } else if (kind == 2) {
+        x &= f16 ? 0x83FF : 0x807F;
+        y &= f16 ? 0x87FF : 0x80FF;
+      } else if (kind == 3 && next() % 4 == 0) {
+        x &= 0x8000;
+      }
+      a[i] = decode(x, f16);
+      b[i] = decode(y, f16);
+    }
+    auto c_bits = static_cast<uint32_t>(next());
+    if (kind == 1) c_bits = (c_bits & 0x80FFFFFF) | 0x3F000000;
+    if (kind == 2) c_bits &= 0x80FFFFFF;
+    const auto d = std::bit_cast<uint32_t>(accumulate(std::bit_cast<float>(c_bits), a, b, k, f16));
+    for (int byte = 0; byte < 4; ++byte) hash = (hash ^ (d >> 8 * byte & 0xFF)) * 1099511628211ull;
+  }
+  return hash;
+}
+
 }  // namespace
+
+// tests/gpu/mma_bits.cu showed this model equal to an H100 bit for bit; the figure pins its results, so
+// that a change made for speed (the simulator runs it for every element of every mma) cannot move one.
+TEST_CASE("the mma model's results are those it had when an H100 matched it bit for bit") {
+  const auto device = [](float c, const double* a, const double* b, int k, bool f16) {
+    return sim::mma::accumulate(c, a, b, k, sim::mma::kDeviceModel,
+                                f16 ? sim::mma::kF16MinExponent : sim::mma::kBf16MinExponent);
+  };
+  CHECK(model_fingerprint(device) == 14089123767941407856ull);
+}
 
 TEST_CASE("mma.sync m16n8k16 and m16n8k8, bf16 and f16: D = A*B + C in the PTX ISA's fragment layouts") {
   check_mma<__nv_bfloat16>(16,

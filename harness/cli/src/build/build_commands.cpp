@@ -47,8 +47,11 @@ CommandLine sim_compile_command(const BuildConfig& config, const std::filesystem
   cmd.insert(cmd.end(), config.sim_kernel_flags.begin(), config.sim_kernel_flags.end());
   // The translated copy lives in the build cache: `#include "x.cuh"` must still find the headers beside
   // the original file. Learner files use CUDA without including anything, as nvcc allows.
-  cmd.insert(cmd.end(), {"-iquote", source.parent_path().string(), "-I" + config.sim_include_dir.string(),
-                         "-include", "cuda_runtime.h", "-c", translated.string(), "-o", object.string()});
+  cmd.insert(cmd.end(), {"-iquote", source.parent_path().string()});
+  // The precompiled headers' folder first (sim/CMakeLists.txt), where the build made it.
+  if (!config.sim_pch_dir.empty()) cmd.push_back("-I" + config.sim_pch_dir.string());
+  cmd.insert(cmd.end(), {"-I" + config.sim_include_dir.string(), "-include", "cuda_runtime.h", "-c",
+                         translated.string(), "-o", object.string()});
   return cmd;
 }
 

@@ -12,6 +12,7 @@ struct BuildConfig {
   std::filesystem::path source_dir;  // the repository: puzzles/ (stubs, NN_slug/solutions/), .puzzle/
   std::filesystem::path build_dir;   // build/checks/ and build/cache/ live here
   std::filesystem::path sim_include_dir;
+  std::filesystem::path sim_pch_dir;  // cuda_runtime.h (including sim_include_dir's) and its .gch
   std::vector<std::string> sim_kernel_flags;
   std::filesystem::path cxx;
   std::map<std::string, std::filesystem::path>

@@ -71,6 +71,8 @@ std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Bac
   if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
     hash.add(modification_stamp(translator->second));
   }
+  // Rebuilt when the simulator's headers change: a child compiled against the old ones is stale.
+  if (!config.sim_pch_dir.empty()) hash.add(modification_stamp(config.sim_pch_dir / "cuda_runtime.h.gch"));
   return std::string(to_string(backend)) + "-" + hash.hex();
 }
 
