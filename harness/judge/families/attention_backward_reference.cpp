@@ -60,27 +60,44 @@ void backward(const Shape& shape, const float* q, const float* k, const float* v
   std::fill_n(dq, shape.bh * shape.n_q * d, 0.0);
   parallel_for(shape.bh * chunks, [&](int64_t task) {
     const int64_t h = task / chunks, first = task % chunks * rows_per_chunk;
+    const int64_t last = std::min(shape.n_q, first + rows_per_chunk);
     const int64_t key0 = h * key_elements;  // head h's first element of k and v
     double* dk_part = dk_parts.data() + task * key_elements;
     double* dv_part = dv_parts.data() + task * key_elements;
-    std::vector<double> dp;
-    for (int64_t i = first; i < std::min(shape.n_q, first + rows_per_chunk); ++i) {
-      const int64_t row = (h * shape.n_q + i) * d;
-      const std::vector<double> p = model_probabilities(shape, q, k, h, i, model);
-      dp.resize(p.size());
-      double d_i = 0;
-      for (size_t j = 0; j < p.size(); ++j) {
-        dp[j] = dot(dout + row, v + key0 + static_cast<int64_t>(j) * d, d);
-        d_i += p[j] * dp[j];
+    // A group of query rows at a time: each key's dk and dv rows are then updated for the whole group
+    // while they are in cache, instead of the chunk's partials (1 MB each at 2048 keys and d = 64) being
+    // streamed through once per query row. Every element still gets its terms in the same order (dq_i's
+    // over keys j, dk_j's and dv_j's over queries i), so the sums are the same to the last bit.
+    constexpr int64_t kGroup = 8;
+    std::vector<double> p[kGroup], ds[kGroup];
+    for (int64_t group = first; group < last; group += kGroup) {
+      const int64_t rows = std::min(kGroup, last - group);
+      size_t widest = 0;  // the most keys a row of the group sees
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t i = group + r, row = (h * shape.n_q + i) * d;
+        p[r] = model_probabilities(shape, q, k, h, i, model);
+        std::vector<double>& dp = ds[r];  // dp first, then ds in its place
+        dp.resize(p[r].size());
+        double d_i = 0;
+        for (size_t j = 0; j < p[r].size(); ++j) {
+          dp[j] = dot(dout + row, v + key0 + static_cast<int64_t>(j) * d, d);
+          d_i += p[r][j] * dp[j];
+        }
+        if (model.o) d_i = dot(dout + row, model.o + row, d);
+        if (!model.subtract_delta) d_i = 0;
+        for (size_t j = 0; j < p[r].size(); ++j)
+          ds[r][j] = p[r][j] * (dp[j] - d_i) * (model.scale_dq_dk ? shape.scale : 1.0);
+        widest = std::max(widest, p[r].size());
       }
-      if (model.o) d_i = dot(dout + row, model.o + row, d);
-      if (!model.subtract_delta) d_i = 0;
-      for (size_t j = 0; j < p.size(); ++j) {
+      for (size_t j = 0; j < widest; ++j) {
         const int64_t key = static_cast<int64_t>(j) * d;
-        const double ds = p[j] * (dp[j] - d_i) * (model.scale_dq_dk ? shape.scale : 1.0);
-        add_scaled(dq + row, ds, k + key0 + key, d);
-        add_scaled(dk_part + key, ds, q + row, d);
-        add_scaled(dv_part + key, p[j], dout + row, d);
+        for (int64_t r = 0; r < rows; ++r) {
+          if (j >= p[r].size()) continue;
+          const int64_t row = (h * shape.n_q + group + r) * d;
+          add_scaled(dq + row, ds[r][j], k + key0 + key, d);
+          add_scaled(dk_part + key, ds[r][j], q + row, d);
+          add_scaled(dv_part + key, p[r][j], dout + row, d);
+        }
       }
     }
   });
