@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <random>
 
 #include "api_check.hpp"
@@ -249,6 +250,14 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     require_known_cases(spec, options.cases);
     const PuzzleSource source = load_source(spec, source_kind(options), config.source_dir,
                                             options.file.value_or(std::filesystem::path{}));
+    // A file that uses the APIs a forgery needs is refused before it is built (docs/grading.md).
+    BuildInfo apis = options.api_check ? check_apis(source.text) : BuildInfo{.ok = true};
+    // nvcc, the longest step, starts while the probe looks for the GPU, wherever one is expected.
+    std::future<ChildBuild> early_gpu_build;
+    if (apis.ok && gpu_expected(options.backend, config)) {
+      early_gpu_build =
+          std::async(std::launch::async, [&] { return build_child(config, spec, source, Backend::gpu); });
+    }
     const BackendChoice choice = choose_backend(options.backend, config);
     report.backend = choice.backend;
     report.backend_reason = choice.reason;
@@ -257,8 +266,6 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
         report.puzzles.emplace_back(PuzzleReport{.spec = &spec, .file = source.file, .source = source.kind});
     if (observer.started) observer.started(report);
 
-    // A file that uses the APIs a forgery needs is refused before it is built (docs/grading.md).
-    BuildInfo apis = options.api_check ? check_apis(source.text) : BuildInfo{.ok = true};
     // Meanwhile the parent draws the inputs: the child finds them ready when it starts.
     std::optional<CaseWork> cases;
     if (apis.ok) {
@@ -274,7 +281,10 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
                                           cross_check_cases(spec, cases_to_run(options, spec, Backend::gpu)),
                                           report.seed, options.deadline);
     }
-    ChildBuild build = apis.ok ? build_child(config, spec, source, choice.backend) : ChildBuild{.info = apis};
+    ChildBuild build = !apis.ok ? ChildBuild{.info = apis}
+                       : early_gpu_build.valid() && choice.backend == Backend::gpu
+                           ? early_gpu_build.get()
+                           : build_child(config, spec, source, choice.backend);
     if (apis.ok) build.info.log = apis.log + build.info.log;
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);

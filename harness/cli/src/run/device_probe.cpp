@@ -1,7 +1,9 @@
 #include "device_probe.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "errors.hpp"
 #include "file_io.hpp"
@@ -22,22 +24,75 @@ std::optional<std::string> compute_capability(const json& probe) {
   return std::nullopt;
 }
 
-// The figure first measured on this device by this build of the probe: a rebuilt probe may time the copy
-// differently, so it measures afresh.
-std::optional<double> cached_copy_gbps(const BuildConfig& config, const DeviceInfo& device) {
-  const auto file = config.build_dir / "cache" / "device.json";
-  const json cache = json::parse(read_text(file).value_or("{}"), nullptr, false);
-  const std::string probe = modification_stamp(config.probe);
-  const bool known = cache.is_object() && cache.contains(device.name) && cache[device.name].is_object() &&
-                     cache[device.name].value("probe", "") == probe;
-  if (!known) {
-    if (!device.copy_gbps) return std::nullopt;
-    json updated = cache.is_object() ? cache : json::object();
-    updated[device.name] = {{"copy_gbps", *device.copy_gbps}, {"probe", probe}};
-    write_atomically(file, updated.dump(2) + "\n");
-    return device.copy_gbps;
+// The copy figures already measured, build/cache/device.json: {device name: {"copy_gbps", "probe"}}, each
+// the first measured on that device by the build of the probe that "probe" stamps. A rebuilt probe may time
+// the copy differently, so it measures afresh.
+class CopyCache {
+ public:
+  explicit CopyCache(const BuildConfig& config)
+      : file_(config.build_dir / "cache" / "device.json"),
+        cache_(json::parse(read_text(file_).value_or("{}"), nullptr, false)),
+        probe_(modification_stamp(config.probe)) {
+    if (!cache_.is_object()) cache_ = json::object();
   }
-  return cache[device.name].value("copy_gbps", device.copy_gbps.value_or(0.0));
+
+  bool knows_any() const {
+    for (const auto& [_, entry] : cache_.items()) {
+      if (entry.is_object() && entry.value("probe", "") == probe_) return true;
+    }
+    return false;
+  }
+
+  std::optional<double> find(const std::string& device) const {
+    const auto it = cache_.find(device);
+    if (it == cache_.end() || !it->is_object() || it->value("probe", "") != probe_ ||
+        !it->contains("copy_gbps") || !(*it)["copy_gbps"].is_number())
+      return std::nullopt;
+    return (*it)["copy_gbps"].get<double>();
+  }
+
+  void add(const std::string& device, double copy_gbps) {
+    cache_[device] = {{"copy_gbps", copy_gbps}, {"probe", probe_}};
+    write_atomically(file_, cache_.dump(2) + "\n");
+  }
+
+ private:
+  std::filesystem::path file_;
+  json cache_;
+  std::string probe_;
+};
+
+// One run of the probe: its JSON answer, or nullopt with `why_not` said.
+std::optional<json> run_probe(const BuildConfig& config, bool with_copy, std::string& why_not) {
+  std::vector<std::string> command{config.probe.string()};
+  if (!with_copy) command.push_back("--without-copy");
+  CapturedRun run;
+  try {
+    run = run_captured(command, kProbeTimeout);
+  } catch (const std::exception& e) {
+    why_not = e.what();
+    return std::nullopt;
+  }
+  // The probe prints one JSON object (possibly after driver noise): take the last line that parses.
+  json answer;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (auto parsed = json::parse(line, nullptr, false); parsed.is_object()) answer = parsed;
+  }
+  if (!run.status.ok() || !answer.is_object() || !answer.contains("name") || !answer["name"].is_string()) {
+    const bool said = answer.is_object() && answer.contains("error") && answer["error"].is_string();
+    why_not = said            ? answer["error"].get<std::string>()
+              : run.timed_out ? "the GPU probe did not answer"
+                              : "the GPU probe failed (" + run.status.describe() + ")";
+    return std::nullopt;
+  }
+  return answer;
+}
+
+std::optional<double> measured_copy(const json& answer) {
+  if (answer.contains("copy_gbps") && answer["copy_gbps"].is_number())
+    return answer["copy_gbps"].get<double>();
+  return std::nullopt;
 }
 
 }  // namespace
@@ -56,32 +111,27 @@ GpuProbe probe_gpu(const BuildConfig& config) {
     probe.why_not = "no GPU was visible when the GPU parts were built (target puzzle_gpu_parts)";
     return probe;
   }
-  CapturedRun run;
-  try {
-    run = run_captured({config.probe.string()}, kProbeTimeout);
-  } catch (const std::exception& e) {
-    probe.why_not = e.what();
-    return probe;
-  }
-  // The probe prints one JSON object (possibly after driver noise): take the last line that parses.
-  json answer;
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    if (auto parsed = json::parse(line, nullptr, false); parsed.is_object()) answer = parsed;
-  }
-  if (!run.status.ok() || !answer.is_object() || !answer.contains("name")) {
-    probe.why_not = answer.is_object() && answer.contains("error") ? answer["error"].get<std::string>()
-                    : run.timed_out                                ? "the GPU probe did not answer"
-                                    : "the GPU probe failed (" + run.status.describe() + ")";
-    return probe;
+  // Where this probe has measured a device before, the likely case is that device again: it is asked only
+  // its name, and measured only if it turns out to be new.
+  CopyCache cache(config);
+  std::optional<json> answer = run_probe(config, !cache.knows_any(), probe.why_not);
+  if (!answer) return probe;
+  probe.device.name = (*answer)["name"].get<std::string>();
+  probe.device.copy_gbps = cache.find(probe.device.name);
+  if (!probe.device.copy_gbps) {
+    if (!measured_copy(*answer)) answer = run_probe(config, true, probe.why_not);
+    if (!answer) return probe;
+    probe.device.copy_gbps = measured_copy(*answer);
+    if (probe.device.copy_gbps) cache.add(probe.device.name, *probe.device.copy_gbps);
   }
   probe.found = true;
-  probe.device.name = answer["name"].get<std::string>();
-  probe.device.compute_capability = compute_capability(answer);
-  if (answer.contains("copy_gbps") && answer["copy_gbps"].is_number())
-    probe.device.copy_gbps = answer["copy_gbps"].get<double>();
-  probe.device.copy_gbps = cached_copy_gbps(config, probe.device);
+  probe.device.compute_capability = compute_capability(*answer);
   return probe;
+}
+
+bool gpu_expected(BackendRequest request, const BuildConfig& config) {
+  return request != BackendRequest::sim && config.have_cuda && !config.probe.empty() &&
+         std::filesystem::exists(config.probe);
 }
 
 BackendChoice choose_backend(BackendRequest request, const BuildConfig& config) {

@@ -24,6 +24,10 @@ struct BackendChoice {
   DeviceInfo device;
 };
 
+// Whether a check is likely to run on the GPU before the probe says so: the GPU parts were built, which
+// ./puzzle does only where it saw a GPU, and the simulator was not asked for.
+bool gpu_expected(BackendRequest request, const BuildConfig& config);
+
 // auto: the GPU when CUDA was configured and a GPU answers, else the simulator. EnvironmentError for
 // --backend gpu without a GPU.
 BackendChoice choose_backend(BackendRequest request, const BuildConfig& config);
