@@ -148,7 +148,7 @@ TEST_CASE("a large output's seal changes with any byte, with chunks swapped, and
   CHECK(protocol::seal(key, bytes.substr(0, bytes.size() - 1)) != sealed);
 }
 
-TEST_CASE("the backward reference split into query chunks equals one pass over the rows") {
+TEST_CASE("the backward reference in two passes (query rows, then keys) equals one pass over the rows") {
   using namespace puzzle::puzzles::attention;
   for (const bool causal : {false, true}) {
     const Shape shape{
@@ -166,7 +166,7 @@ TEST_CASE("the backward reference split into query chunks equals one pass over t
     backward(shape, q.data(), k.data(), v.data(), dout.data(), dq.data(), dk.data(), dv.data());
 
     // One pass over every row of a head, as the formulas read (attention_backward_reference.cpp's header).
-    std::vector<double> want_dk(k.size()), want_dv(k.size());
+    std::vector<double> want_dq(q.size()), want_dk(k.size()), want_dv(k.size());
     const int64_t d = shape.d;
     for (int64_t h = 0; h < shape.bh; ++h) {
       for (int64_t i = 0; i < shape.n_q; ++i) {
@@ -181,12 +181,14 @@ TEST_CASE("the backward reference split into query chunks equals one pass over t
         for (size_t j = 0; j < p.size(); ++j) {
           const int64_t key = (h * shape.n_k + static_cast<int64_t>(j)) * d;
           for (int64_t c = 0; c < d; ++c) {
+            want_dq[row + c] += shape.scale * p[j] * (dp[j] - d_i) * k[key + c];
             want_dk[key + c] += shape.scale * p[j] * (dp[j] - d_i) * q[row + c];
             want_dv[key + c] += p[j] * dout[row + c];
           }
         }
       }
     }
+    for (size_t e = 0; e < q.size(); ++e) CHECK(dq[e] == doctest::Approx(want_dq[e]).epsilon(1e-12).scale(1));
     for (size_t e = 0; e < k.size(); ++e) {
       CHECK(dk[e] == doctest::Approx(want_dk[e]).epsilon(1e-12).scale(1));
       CHECK(dv[e] == doctest::Approx(want_dv[e]).epsilon(1e-12).scale(1));

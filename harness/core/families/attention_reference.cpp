@@ -42,40 +42,61 @@ void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& input
   fill_normal(stream(2), inputs[2], 0.0, 1.0);
 }
 
-void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s) {
-  const float* q_row = q + (head * shape.n_q + query) * shape.d;
+void scores_of_rows(const Shape& shape, const float* q, const float* k, int64_t head, int64_t first_query,
+                    int64_t rows, double* const* s) {
   for (int64_t j = 0; j < shape.n_k; ++j) {
-    if (!shape.sees(query, j)) {
-      s[j] = -std::numeric_limits<double>::infinity();
-      continue;
-    }
     const float* k_row = k + (head * shape.n_k + j) * shape.d;
-    s[j] = shape.scale * dot(q_row, k_row, shape.d);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t query = first_query + r;
+      s[r][j] = shape.sees(query, j)
+                    ? shape.scale * dot(q + (head * shape.n_q + query) * shape.d, k_row, shape.d)
+                    : -std::numeric_limits<double>::infinity();
+    }
   }
 }
 
+void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s) {
+  scores_of_rows(shape, q, k, head, query, 1, &s);
+}
+
 void forward(const Shape& shape, const float* q, const float* k, const float* v, double* o, double* lse) {
-  parallel_for(shape.bh * shape.n_q, [&](int64_t row) {  // row = head * n_q + i: rows are independent
-    const int64_t head = row / shape.n_q, i = row % shape.n_q;
-    double* o_row = o + row * shape.d;
-    std::fill_n(o_row, shape.d, 0.0);
-    const int64_t seen = shape.visible_keys(i);  // a causal row sees keys 0 .. seen - 1
-    if (seen == 0) {
-      lse[row] = -std::numeric_limits<double>::infinity();
-      return;
+  const int64_t groups = (shape.n_q + kRowGroup - 1) / kRowGroup;
+  parallel_for(shape.bh * groups, [&](int64_t task) {  // rows are independent
+    const int64_t head = task / groups, first = task % groups * kRowGroup;
+    const int64_t rows = std::min(kRowGroup, shape.n_q - first);
+    std::vector<double> s_rows(rows * shape.n_k);
+    double* s[kRowGroup];
+    for (int64_t r = 0; r < rows; ++r) s[r] = s_rows.data() + r * shape.n_k;
+    scores_of_rows(shape, q, k, head, first, rows, s);
+    int64_t seen[kRowGroup];  // a causal row sees keys 0 .. seen - 1
+    double m[kRowGroup], l[kRowGroup];
+    int64_t widest = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::fill_n(o + (head * shape.n_q + first + r) * shape.d, shape.d, 0.0);
+      seen[r] = shape.visible_keys(first + r);
+      widest = std::max(widest, seen[r]);
+      m[r] = seen[r] == 0 ? 0 : *std::max_element(s[r], s[r] + seen[r]);
+      l[r] = 0;
     }
-    std::vector<double> s(shape.n_k);
-    scores(shape, q, k, head, i, s.data());
-    const double m = *std::max_element(s.begin(), s.begin() + seen);
-    double l = 0;
-    for (int64_t j = 0; j < seen; ++j) {
-      const double p = std::exp(s[j] - m);
-      l += p;
+    for (int64_t j = 0; j < widest; ++j) {
       const float* v_row = v + (head * shape.n_k + j) * shape.d;
-      for (int64_t c = 0; c < shape.d; ++c) o_row[c] += p * v_row[c];
+      for (int64_t r = 0; r < rows; ++r) {
+        if (j >= seen[r]) continue;
+        const double p = std::exp(s[r][j] - m[r]);
+        l[r] += p;
+        double* o_row = o + (head * shape.n_q + first + r) * shape.d;
+        for (int64_t c = 0; c < shape.d; ++c) o_row[c] += p * v_row[c];
+      }
     }
-    for (int64_t c = 0; c < shape.d; ++c) o_row[c] /= l;
-    lse[row] = m + std::log(l);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t row = head * shape.n_q + first + r;
+      if (seen[r] == 0) {
+        lse[row] = -std::numeric_limits<double>::infinity();
+        continue;
+      }
+      for (int64_t c = 0; c < shape.d; ++c) o[row * shape.d + c] /= l[r];
+      lse[row] = m[r] + std::log(l[r]);
+    }
   });
 }
 

@@ -1,8 +1,14 @@
-// The attention backward pass row by row, in double: P's row from q and k, then
+// The attention backward pass in double: P's row from q and k, then
 //     dv_j += p_j dout_i,   dp_j = dout_i . v_j,   ds_j = p_j (dp_j - D_i),   D_i = sum_j p_j dp_j,
 //     dq_i = scale sum_j ds_j k_j,   dk_j += scale ds_j q_i.
 // D_i is computed as sum_j p_j dp_j, its definition; kernels use the equal dout_i . o_i (docs page 6).
 // A BackwardModel replaces a step with what a (wrong) kernel does, for the diagnoses.
+//
+// Two passes, as FlashAttention-2's kernels do it: query rows first (P, D and dq, each row on its own), then
+// keys (dk and dv, each key on its own, its terms recomputed from what the first pass kept of each row).
+// One pass over the rows would add every row's terms into all of dk and dv: per-task partials of the whole of
+// dk and dv (2 MB a head at 2048 keys and d = 64), streamed through once per group of rows, made it bound by
+// memory on a 16-core host (1.9 s for 8 heads of 2048 rows, where its arithmetic takes a fifth of that).
 #include "families/attention_backward_reference.hpp"
 
 #include <algorithm>
@@ -14,23 +20,112 @@
 namespace puzzle::puzzles::attention {
 namespace {
 
+// Keys a task of the second pass owns: their dk and dv rows (64 KB at d = 64) stay in cache while every
+// query row's terms are added to them.
+constexpr int64_t kKeyGroup = 64;
+
 // row += factor * x, over d elements.
 void add_scaled(double* row, double factor, const float* x, int64_t d) {
   for (int64_t c = 0; c < d; ++c) row[c] += factor * x[c];
 }
 
-// P's row as the model recomputes it from the lse it is given (infinite where lse = -inf and the model's
-// mask lets the row see keys: a kernel's exp(s + inf)).
-std::vector<double> model_probabilities(const Shape& shape, const float* q, const float* k, int64_t head,
-                                        int64_t query, const BackwardModel& model) {
-  if (!model.lse) return row_probabilities(shape, q, k, head, query);
-  std::vector<double> p(shape.n_k);
-  scores(shape, q, k, head, query, p.data());
-  p.resize(shape.visible_keys(query));
-  const float given = model.lse[head * shape.n_q + query];
-  const double lse = model.lse_factor == 0 ? 0 : model.lse_factor * given;  // never 0 * -inf
-  for (double& x : p) x = std::exp(x - lse);
-  return p;
+// What the second pass needs of query row i: p_ij = exp(s_ij - shift) / divisor (the softmax: the row's max
+// and its sum of exponentials; a model's given lse: that lse and 1, a division that changes nothing), and
+// D_i. The second pass recomputes each p_ij and ds_ij with the same operations as the first: the same bits.
+struct RowTerms {
+  double shift = 0, divisor = 1, delta = 0;
+};
+
+// The shift, exponentials and divisor of a row's scores (the softmax, or the model's lse), p in place.
+void probabilities_in_place(std::vector<double>& p, RowTerms& terms) {
+  double sum = 0;
+  for (double& x : p) sum += x = std::exp(x - terms.shift);
+  if (terms.divisor == 0) terms.divisor = sum;
+  for (double& x : p) x /= terms.divisor;
+}
+
+// P's rows first .. first + rows - 1 (at most kRowGroup) as the model recomputes them from the lse it is
+// given (infinite where lse = -inf and the model's mask lets the row see keys: a kernel's exp(s + inf)).
+void model_probabilities(const Shape& shape, const float* q, const float* k, int64_t head, int64_t first,
+                         int64_t rows, const BackwardModel& model, std::vector<double>* p, RowTerms* terms) {
+  double* s[kRowGroup];
+  for (int64_t r = 0; r < rows; ++r) {
+    p[r].resize(shape.n_k);
+    s[r] = p[r].data();
+  }
+  scores_of_rows(shape, q, k, head, first, rows, s);
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t query = first + r;
+    p[r].resize(shape.visible_keys(query));  // the keys a row sees are a prefix; the rest are -inf
+    if (p[r].empty()) continue;
+    if (model.lse) {
+      const float given = model.lse[head * shape.n_q + query];
+      terms[r] = {.shift = model.lse_factor == 0 ? 0 : model.lse_factor * given};  // never 0 * -inf
+    } else {
+      terms[r] = {.shift = *std::max_element(p[r].begin(), p[r].end()), .divisor = 0};  // the sum, below
+    }
+    probabilities_in_place(p[r], terms[r]);
+  }
+}
+
+// The first pass over one group of query rows: dq, and each row's terms for the second pass.
+void query_rows(const Shape& shape, const float* q, const float* k, const float* v, const float* dout,
+                const BackwardModel& model, int64_t head, int64_t first, double* dq, RowTerms* terms) {
+  const int64_t d = shape.d, rows = std::min(kRowGroup, shape.n_q - first);
+  const int64_t key0 = head * shape.n_k * d;  // head h's first element of k and v
+  const auto row_of = [&](int64_t r) { return (head * shape.n_q + first + r) * d; };
+  std::vector<double> p[kRowGroup], ds[kRowGroup];
+  model_probabilities(shape, q, k, head, first, rows, model, p, terms);
+  size_t widest = 0;  // the most keys a row of the group sees
+  for (int64_t r = 0; r < rows; ++r) {
+    ds[r].resize(p[r].size());
+    widest = std::max(widest, p[r].size());
+  }
+  for (size_t j = 0; j < widest; ++j) {  // dp first, in ds's place; each row of v read once for the group
+    const float* v_row = v + key0 + static_cast<int64_t>(j) * d;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (j < p[r].size()) ds[r][j] = dot(dout + row_of(r), v_row, d);
+    }
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    const std::vector<double>& dp = ds[r];
+    double d_i = 0;
+    for (size_t j = 0; j < p[r].size(); ++j) d_i += p[r][j] * dp[j];
+    if (model.o) d_i = dot(dout + row_of(r), model.o + row_of(r), d);
+    if (!model.subtract_delta) d_i = 0;
+    terms[r].delta = d_i;
+    for (size_t j = 0; j < p[r].size(); ++j)
+      ds[r][j] = p[r][j] * (dp[j] - d_i) * (model.scale_dq_dk ? shape.scale : 1.0);
+  }
+  for (size_t j = 0; j < widest; ++j) {
+    const float* k_row = k + key0 + static_cast<int64_t>(j) * d;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (j < p[r].size()) add_scaled(dq + row_of(r), ds[r][j], k_row, d);
+    }
+  }
+}
+
+// The second pass over one group of keys: dk and dv, each key's terms added over the query rows in order.
+void key_rows(const Shape& shape, const float* q, const float* k, const float* v, const float* dout,
+              const BackwardModel& model, int64_t head, int64_t first_key, const RowTerms* terms, double* dk,
+              double* dv) {
+  const int64_t d = shape.d, keys = std::min(kKeyGroup, shape.n_k - first_key);
+  double* dk_rows = dk + (head * shape.n_k + first_key) * d;
+  double* dv_rows = dv + (head * shape.n_k + first_key) * d;
+  std::fill_n(dk_rows, keys * d, 0.0);
+  std::fill_n(dv_rows, keys * d, 0.0);
+  for (int64_t i = 0; i < shape.n_q; ++i) {
+    const int64_t seen = std::min(shape.visible_keys(i) - first_key, keys);  // of this group's keys
+    const int64_t row = (head * shape.n_q + i) * d;
+    const RowTerms& t = terms[head * shape.n_q + i];
+    for (int64_t key = 0; key < seen; ++key) {
+      const int64_t at = (head * shape.n_k + first_key + key) * d;
+      const double p = std::exp(shape.scale * dot(q + row, k + at, d) - t.shift) / t.divisor;
+      const double ds = p * (dot(dout + row, v + at, d) - t.delta) * (model.scale_dq_dk ? shape.scale : 1.0);
+      add_scaled(dk_rows + key * d, ds, q + row, d);
+      add_scaled(dv_rows + key * d, p, dout + row, d);
+    }
+  }
 }
 
 }  // namespace
@@ -41,77 +136,24 @@ std::vector<double> row_probabilities(const Shape& shape, const float* q, const 
   scores(shape, q, k, head, query, p.data());
   p.resize(shape.visible_keys(query));  // the keys a row sees are a prefix; the rest are -inf
   if (p.empty()) return p;
-  const double max = *std::max_element(p.begin(), p.end());
-  double sum = 0;
-  for (double& x : p) sum += x = std::exp(x - max);
-  for (double& x : p) x /= sum;
+  RowTerms terms{.shift = *std::max_element(p.begin(), p.end()), .divisor = 0};
+  probabilities_in_place(p, terms);
   return p;
 }
 
 void backward(const Shape& shape, const float* q, const float* k, const float* v, const float* dout,
               double* dq, double* dk, double* dv, const BackwardModel& model) {
-  const int64_t d = shape.d, key_elements = shape.n_k * d;
-  // A check's cases have 1 to 8 heads, so each head's query rows are split into chunks too, enough for
-  // every core. Within a head every query row adds into the same dk and dv rows: each chunk adds into a
-  // partial of its own, and the partials are summed in chunk order (the same answer on any machine).
-  const int64_t chunks = std::clamp<int64_t>(32 / shape.bh, 1, std::max<int64_t>(shape.n_q, 1));
-  const int64_t rows_per_chunk = (shape.n_q + chunks - 1) / chunks;
-  std::vector<double> dk_parts(shape.bh * chunks * key_elements), dv_parts(dk_parts.size());
-  std::fill_n(dq, shape.bh * shape.n_q * d, 0.0);
-  parallel_for(shape.bh * chunks, [&](int64_t task) {
-    const int64_t h = task / chunks, first = task % chunks * rows_per_chunk;
-    const int64_t last = std::min(shape.n_q, first + rows_per_chunk);
-    const int64_t key0 = h * key_elements;  // head h's first element of k and v
-    double* dk_part = dk_parts.data() + task * key_elements;
-    double* dv_part = dv_parts.data() + task * key_elements;
-    // A group of query rows at a time: each key's dk and dv rows are then updated for the whole group
-    // while they are in cache, instead of the chunk's partials (1 MB each at 2048 keys and d = 64) being
-    // streamed through once per query row. Every element still gets its terms in the same order (dq_i's
-    // over keys j, dk_j's and dv_j's over queries i), so the sums are the same to the last bit.
-    constexpr int64_t kGroup = 8;
-    std::vector<double> p[kGroup], ds[kGroup];
-    for (int64_t group = first; group < last; group += kGroup) {
-      const int64_t rows = std::min(kGroup, last - group);
-      size_t widest = 0;  // the most keys a row of the group sees
-      for (int64_t r = 0; r < rows; ++r) {
-        const int64_t i = group + r, row = (h * shape.n_q + i) * d;
-        p[r] = model_probabilities(shape, q, k, h, i, model);
-        std::vector<double>& dp = ds[r];  // dp first, then ds in its place
-        dp.resize(p[r].size());
-        double d_i = 0;
-        for (size_t j = 0; j < p[r].size(); ++j) {
-          dp[j] = dot(dout + row, v + key0 + static_cast<int64_t>(j) * d, d);
-          d_i += p[r][j] * dp[j];
-        }
-        if (model.o) d_i = dot(dout + row, model.o + row, d);
-        if (!model.subtract_delta) d_i = 0;
-        for (size_t j = 0; j < p[r].size(); ++j)
-          ds[r][j] = p[r][j] * (dp[j] - d_i) * (model.scale_dq_dk ? shape.scale : 1.0);
-        widest = std::max(widest, p[r].size());
-      }
-      for (size_t j = 0; j < widest; ++j) {
-        const int64_t key = static_cast<int64_t>(j) * d;
-        for (int64_t r = 0; r < rows; ++r) {
-          if (j >= p[r].size()) continue;
-          const int64_t row = (h * shape.n_q + group + r) * d;
-          add_scaled(dq + row, ds[r][j], k + key0 + key, d);
-          add_scaled(dk_part + key, ds[r][j], q + row, d);
-          add_scaled(dv_part + key, p[r][j], dout + row, d);
-        }
-      }
-    }
+  std::vector<RowTerms> terms(shape.bh * shape.n_q);
+  std::fill_n(dq, shape.bh * shape.n_q * shape.d, 0.0);
+  const int64_t row_groups = (shape.n_q + kRowGroup - 1) / kRowGroup;
+  parallel_for(shape.bh * row_groups, [&](int64_t task) {
+    const int64_t head = task / row_groups, first = task % row_groups * kRowGroup;
+    query_rows(shape, q, k, v, dout, model, head, first, dq, terms.data() + head * shape.n_q + first);
   });
-  parallel_ranges(shape.bh * key_elements, 1 << 16, [&](int64_t begin, int64_t end) {
-    for (int64_t e = begin; e < end; ++e) {
-      const int64_t h = e / key_elements, offset = e % key_elements;
-      double dk_sum = 0, dv_sum = 0;
-      for (int64_t c = 0; c < chunks; ++c) {
-        dk_sum += dk_parts[(h * chunks + c) * key_elements + offset];
-        dv_sum += dv_parts[(h * chunks + c) * key_elements + offset];
-      }
-      dk[e] = dk_sum;
-      dv[e] = dv_sum;
-    }
+  const int64_t key_groups = (shape.n_k + kKeyGroup - 1) / kKeyGroup;
+  parallel_for(shape.bh * key_groups, [&](int64_t task) {
+    const int64_t head = task / key_groups, first_key = task % key_groups * kKeyGroup;
+    key_rows(shape, q, k, v, dout, model, head, first_key, terms.data(), dk, dv);
   });
 }
 
