@@ -31,8 +31,8 @@ void append_text(const std::filesystem::path& file, const std::string& text) {
   if (!ok) fail("cannot append to", file);
 }
 
-// Reads the first `bytes` of `file` into `data`. Large files in pieces on every core: pread shares the
-// file, and a 256 MB output read on one core took a tenth of a second.
+}  // namespace
+
 void read_bytes(const std::filesystem::path& file, char* data, int64_t bytes) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("cannot open", file);
@@ -54,8 +54,6 @@ void read_bytes(const std::filesystem::path& file, char* data, int64_t bytes) {
     fail("cannot read", file);
   }
 }
-
-}  // namespace
 
 void to_json(nlohmann::json& j, const Job& job) {
   j = {{"puzzle", job.puzzle},

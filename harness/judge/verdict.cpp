@@ -14,7 +14,7 @@
 namespace puzzle {
 namespace {
 
-std::vector<float> without_guards(const std::vector<float>& with_guards) {
+std::vector<float> without_guards(std::span<const float> with_guards) {
   if (with_guards.empty()) return {};
   return {with_guards.begin() + protocol::kGuardElems, with_guards.end() - protocol::kGuardElems};
 }
@@ -127,13 +127,13 @@ CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, Buff
 }
 
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed,
-                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const std::vector<std::span<const float>>& outputs_with_guards,
                       const protocol::CaseRecord& record) {
   return judge_case(puzzle, test, expect_case(puzzle, test, seed), outputs_with_guards, record);
 }
 
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const CaseExpectation& expectation,
-                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const std::vector<std::span<const float>>& outputs_with_guards,
                       const protocol::CaseRecord& record) {
   if (outputs_with_guards.size() != puzzle.outputs.size()) {
     throw std::runtime_error("judge_case: " + std::to_string(outputs_with_guards.size()) + " outputs for " +

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -76,11 +77,11 @@ CaseExpectation expect_case(const PuzzleSpec& puzzle, const TestCase& test, Buff
 
 // Compares outputs (with guards, as the child wrote them) to the reference and diagnoses.
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const CaseExpectation& expectation,
-                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const std::vector<std::span<const float>>& outputs_with_guards,
                       const protocol::CaseRecord& record);
 // The same, drawing the inputs and computing the reference first.
 CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, uint64_t seed,
-                      const std::vector<std::vector<float>>& outputs_with_guards,
+                      const std::vector<std::span<const float>>& outputs_with_guards,
                       const protocol::CaseRecord& record);
 
 // A case whose child died or hung: no outputs to judge.

@@ -48,8 +48,9 @@ struct Run {
       file.insert(file.end(), after.begin(), after.end());
       files.push_back(std::move(file));
     }
-    if (expectation) return judge_case(puzzle, test, *expectation, files, trial::launched());
-    return judge_case(puzzle, test, kSeed, files, trial::launched());
+    const std::vector<std::span<const float>> images(files.begin(), files.end());
+    if (expectation) return judge_case(puzzle, test, *expectation, images, trial::launched());
+    return judge_case(puzzle, test, kSeed, images, trial::launched());
   }
 
   // The largest |got - want| - rtol |want| over the three gradients: the least atol that passes them.

@@ -62,7 +62,7 @@ struct ChildRun {
       for (size_t k = 0; k < p.outputs.size(); ++k) {
         outputs.push_back(protocol::read_floats(protocol::output_path(dir, index, static_cast<int>(k))));
       }
-      return judge_case(p, p.cases[index], job.seed, outputs, record);
+      return judge_case(p, p.cases[index], job.seed, {outputs.begin(), outputs.end()}, record);
     }
     FAIL("no done record for case ", index);
     return {};

@@ -30,23 +30,20 @@ const Diagnosis kRefusedDiagnosis{
 
 // The output buffers as the child wrote them (with guards); empty where it could not copy one back (a
 // dead CUDA context). Each must carry the seal its case's record gives: otherwise `problem` says which not.
-std::vector<std::vector<float>> read_outputs(const PuzzleSpec& puzzle, int case_index, const CaseRun& run,
-                                             const std::filesystem::path& work_dir, std::string& problem) {
-  std::vector<std::vector<float>> outputs;
+std::vector<FloatImage> read_outputs(const PuzzleSpec& puzzle, int case_index, const CaseRun& run,
+                                     const std::filesystem::path& work_dir, std::string& problem) {
+  std::vector<FloatImage> outputs;
   const auto& seals = run.record.output_seals;
   for (int k = 0; k < static_cast<int>(puzzle.outputs.size()); ++k) {
     const auto file = protocol::output_path(work_dir, case_index, k);
     if (seals.empty() &&
         !std::filesystem::exists(file)) {  // never written: the record says why (a CUDA error)
-      outputs.emplace_back();
+      outputs.emplace_back(0);
       continue;
     }
-    const std::optional<std::vector<float>> image = read_floats(file);
-    const auto bytes = [&] {
-      return std::string_view(reinterpret_cast<const char*>(image->data()), image->size() * sizeof(float));
-    };
+    std::optional<FloatImage> image = read_floats(file);
     if (!image || static_cast<int>(seals.size()) != static_cast<int>(puzzle.outputs.size()) ||
-        protocol::seal(run.key, bytes()) != seals[k]) {
+        protocol::seal(run.key, image->bytes()) != seals[k]) {
       problem = "refused: output " + puzzle.outputs[k].name + " (" + file.filename().string() +
                 ") is not the one the harness copied back from the device";
       return {};
@@ -72,10 +69,12 @@ CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, co
                      test.name.c_str(),
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - read_from).count());
       }
+      std::vector<std::span<const float>> images;
+      for (const FloatImage& output : outputs) images.push_back(output.floats());
       report.result = !problem.empty()
                           ? failed_run(puzzle, test, CaseStatus::failed, problem, {kRefusedDiagnosis})
-                      : expectation ? judge_case(puzzle, test, *expectation, outputs, run.record)
-                                    : judge_case(puzzle, test, seed, outputs, run.record);
+                      : expectation ? judge_case(puzzle, test, *expectation, images, run.record)
+                                    : judge_case(puzzle, test, seed, images, run.record);
       break;
     }
     case RunOutcome::refused:
@@ -104,42 +103,35 @@ ConcurrentJudge::ConcurrentJudge(const PuzzleSpec& puzzle, uint64_t seed, std::v
       work_dir_(std::move(work_dir)),
       print_timing_(std::getenv("PUZZLE_TIMING") != nullptr),
       drawer_([this] { draw_all(); }),
+      expecter_([this] { expect_all(); }),
       judge_([this] { judge_all(); }) {}
 
 ConcurrentJudge::~ConcurrentJudge() {
-  {
-    std::lock_guard lock(mutex_);
+  publish([&] {
     child_ended_ = true;  // finish() was not reached (an exception, a failed build): judge what is known
     stopping_ = true;     // and draw nothing more (the case being drawn is finished first)
-  }
-  changed_.notify_all();
+  });
   if (judge_.joinable()) judge_.join();
+  if (expecter_.joinable()) expecter_.join();
   if (drawer_.joinable()) drawer_.join();
 }
 
 void ConcurrentJudge::case_done(int case_index, const CaseRun& run) {
-  {
-    std::lock_guard lock(mutex_);
-    runs_[case_index] = run;
-  }
-  changed_.notify_all();
+  publish([&] { runs_[case_index] = run; });
 }
 
 std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
   std::map<int, CaseRun> streamed;
-  {
-    std::lock_guard lock(mutex_);
+  publish([&] {
     streamed = runs_;
     for (const auto& [index, run] : runs.cases) runs_[index] = run;  // crashes, timeouts and their notes
     child_ended_ = true;
-  }
-  changed_.notify_all();
+  });
   judge_.join();
-  {
-    std::lock_guard lock(mutex_);
+  publish([&] {
     stopping_ = true;  // every case is judged: inputs still to draw are for cases that never ran
-  }
-  changed_.notify_all();
+  });
+  expecter_.join();
   drawer_.join();
   if (error_) std::rethrow_exception(error_);
   // The stream's word on a case can change once the child has ended: a forged line refuses the whole run,
@@ -171,7 +163,13 @@ void ConcurrentJudge::draw_all() {
         if (stopping_) return;
         if (ended_without_outputs(index)) continue;  // over already: nothing will read its inputs
       }
+      const auto drawing_from = std::chrono::steady_clock::now();
       Buffers inputs = draw_inputs(puzzle_, puzzle_.cases.at(index), seed_);
+      if (print_timing_) {
+        std::fprintf(stderr, "[timing] case %s: inputs drawn in %.2f s\n",
+                     puzzle_.cases.at(index).name.c_str(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - drawing_from).count());
+      }
       int64_t bytes = 0;
       for (size_t k = 0; k < inputs.size(); ++k) {
         bytes += static_cast<int64_t>(inputs[k].size() * sizeof(float));
@@ -179,19 +177,13 @@ void ConcurrentJudge::draw_all() {
                                static_cast<int64_t>(inputs[k].size()));
       }
       protocol::write_floats(protocol::inputs_ready_path(work_dir_, index), nullptr, 0);
-      {
-        std::lock_guard lock(mutex_);
+      publish([&] {
         drawn_[index] = std::move(inputs);
         held_bytes_[index] = bytes;
-      }
-      changed_.notify_all();
+      });
     }
   } catch (...) {
-    {
-      std::lock_guard lock(mutex_);
-      draw_error_ = std::current_exception();
-    }
-    changed_.notify_all();
+    publish([&] { draw_error_ = std::current_exception(); });
     // The child waits for files that will not come: tell it to stop (if even this fails, the child is
     // stopped by the parent's limit on input drawing, child_runner.cpp).
     try {
@@ -223,33 +215,73 @@ std::optional<Buffers> ConcurrentJudge::drawn_inputs(int case_index) {
 }
 
 void ConcurrentJudge::release(int case_index) {
-  {
-    std::lock_guard lock(mutex_);
+  publish([&] {
     drawn_.erase(case_index);
     held_bytes_.erase(case_index);
+    expected_bytes_.erase(case_index);
+  });
+}
+
+void ConcurrentJudge::expect_all() {
+  // How far the expectations may run ahead of the judging: puzzle 1's three large cases (1.7 GB of inputs
+  // and references), so that all of them are computed while the child is built.
+  constexpr int64_t kAheadBytes = int64_t{2} << 30;
+  const auto bytes_of = [&](const TestCase& test) {
+    int64_t bytes = 0;
+    for (const BufferSpec& in : puzzle_.inputs) bytes += in.elements(test.params) * int64_t{sizeof(float)};
+    for (const BufferSpec& out : puzzle_.outputs)
+      bytes += 2 * out.elements(test.params) * int64_t{sizeof(double)};
+    return bytes;  // the reference and, where the judge has one, the allowance in double
+  };
+  try {
+    for (const int index : cases_) {
+      const TestCase& test = puzzle_.cases.at(index);
+      const int64_t bytes = bytes_of(test);
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] {
+          int64_t held = 0;
+          for (const auto& [_, b] : expected_bytes_) held += b;
+          return stopping_ || expected_bytes_.empty() || held + bytes <= kAheadBytes;
+        });
+        if (stopping_) return;
+      }
+      std::optional<CaseExpectation> expectation;
+      if (std::optional<Buffers> inputs = drawn_inputs(index)) {  // none: the case ended without outputs
+        const auto from = std::chrono::steady_clock::now();
+        expectation = expect_case(puzzle_, test, std::move(*inputs));
+        if (print_timing_) {
+          std::fprintf(stderr, "[timing] case %s: reference computed in %.2f s\n", test.name.c_str(),
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count());
+        }
+      }
+      publish([&] {
+        expected_[index] = std::move(expectation);
+        expected_bytes_[index] = bytes;
+      });
+    }
+  } catch (...) {
+    publish([&] { expect_error_ = std::current_exception(); });
   }
-  changed_.notify_all();
 }
 
 void ConcurrentJudge::judge_all() {
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
-  // A case's inputs and reference, or none for a case already known to have crashed, timed out or not run.
-  const auto expect = [this](int index) -> std::optional<CaseExpectation> {
-    std::optional<Buffers> inputs = drawn_inputs(index);
-    if (!inputs) return std::nullopt;
-    return expect_case(puzzle_, puzzle_.cases.at(index), std::move(*inputs));
-  };
-  // One case ahead: the next case's reference is computed while this one waits for the child and is
-  // compared (the large cases' references and comparisons take about as long as each other).
-  std::future<std::optional<CaseExpectation>> next;
   try {
-    if (!cases_.empty()) next = std::async(std::launch::async, expect, cases_.front());
-    for (size_t n = 0; n < cases_.size(); ++n) {
-      const int index = cases_[n];
+    for (const int index : cases_) {
       const auto start = Clock::now();
-      std::optional<CaseExpectation> expectation = next.get();
-      if (n + 1 < cases_.size()) next = std::async(std::launch::async, expect, cases_[n + 1]);
+      std::optional<CaseExpectation> expectation;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return expected_.contains(index) || expect_error_ || stopping_; });
+        if (!expected_.contains(index)) {
+          if (expect_error_) std::rethrow_exception(expect_error_);
+          return;  // stopped early: nothing more is judged
+        }
+        expectation = std::move(expected_.at(index));
+        expected_.erase(index);
+      }
       const auto expected = Clock::now();
       CaseRun run;
       {
@@ -265,23 +297,21 @@ void ConcurrentJudge::judge_all() {
       expectation.reset();
       release(index);
       if (print_timing_) {
-        std::fprintf(
-            stderr,
-            "[timing] case %s: waited %.2f s for its inputs + reference (drawn one case ahead), then "
-            "%.2f s for the child, then read + compared the outputs in %.2f s and freed them in %.2f s\n",
-            puzzle_.cases.at(index).name.c_str(), seconds(expected - start), seconds(ran - expected),
-            seconds(judged - ran), seconds(Clock::now() - judged));
+        std::fprintf(stderr,
+                     "[timing] case %s: waited %.2f s for its inputs + reference (computed ahead), then %.2f "
+                     "s for the "
+                     "child, then read + compared the outputs in %.2f s and freed them in %.2f s\n",
+                     puzzle_.cases.at(index).name.c_str(), seconds(expected - start), seconds(ran - expected),
+                     seconds(judged - ran), seconds(Clock::now() - judged));
       }
       std::lock_guard lock(mutex_);
       reports_[index] = std::move(report);
     }
   } catch (...) {
     error_ = std::current_exception();
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;  // so that `next`, waiting for inputs, gives up
-    }
-    changed_.notify_all();
+    publish([&] {
+      stopping_ = true;  // so that the expecter and the drawer give up
+    });
   }
 }
 

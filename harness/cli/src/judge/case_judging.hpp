@@ -21,11 +21,12 @@ namespace puzzle::cli {
 CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, const CaseRun& run,
                      const std::filesystem::path& work_dir, const CaseExpectation* expectation = nullptr);
 
-// Judges the cases of one child run on a thread of its own, each case's expectation (inputs and float64
-// reference) computed while the child still runs that case: for the large GPU cases the reference takes
-// about as long as the child's run. Every element is still compared. A second thread draws every case's
-// inputs from the start (while the child is still being built) and writes them for the child into
-// `work_dir` (protocol.hpp, Job::inputs_from_parent): drawn once, not once per process.
+// Judges the cases of one child run on a thread of its own. Two more threads work ahead of it from the
+// start, while the child is still being built: one draws every case's inputs and writes them for the
+// child into `work_dir` (protocol.hpp, Job::inputs_from_parent: drawn once, not once per process); the
+// other computes each case's expectation (inputs and float64 reference), in the child's order, as far ahead
+// as a memory budget allows: the large GPU cases' references take as long as the build, or longer (puzzle
+// 6's), and would otherwise be waited for. Every element is still compared.
 // PUZZLE_TIMING=1 prints, per case, where the parent's time went.
 class ConcurrentJudge {
  public:
@@ -41,12 +42,22 @@ class ConcurrentJudge {
 
  private:
   void draw_all();
+  void expect_all();
   void judge_all();
   // draw_all's inputs for the case, once drawn; none for a case that ended without outputs. Throws if
   // the drawing failed or stopped.
   std::optional<Buffers> drawn_inputs(int case_index);
   bool ended_without_outputs(int case_index) const;  // under mutex_
-  void release(int case_index);                      // once judged: draw_all may draw further ahead
+  // Changes what the threads share under mutex_, then wakes every thread waiting on it.
+  template <class Change>
+  void publish(Change change) {
+    {
+      std::lock_guard lock(mutex_);
+      change();
+    }
+    changed_.notify_all();
+  }
+  void release(int case_index);  // once judged: draw_all and expect_all may work further ahead
 
   const PuzzleSpec& puzzle_;
   const uint64_t seed_;
@@ -61,9 +72,13 @@ class ConcurrentJudge {
   std::map<int, Buffers> drawn_;       // inputs drawn, not yet taken by the judge
   std::map<int, int64_t> held_bytes_;  // of the inputs drawn and not yet judged, per case
   std::exception_ptr draw_error_;
+  // expect_all's expectations, none for a case that ended without outputs, until judged; their sizes
+  std::map<int, std::optional<CaseExpectation>> expected_;
+  std::map<int, int64_t> expected_bytes_;
+  std::exception_ptr expect_error_;
   std::map<int, CaseReport> reports_;
   std::exception_ptr error_;
-  std::thread drawer_, judge_;  // last: start once everything above is ready
+  std::thread drawer_, expecter_, judge_;  // last: start once everything above is ready
 };
 
 // A case this check does not run.

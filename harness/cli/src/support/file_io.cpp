@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "protocol.hpp"
+
 namespace puzzle::cli {
 
 std::optional<std::string> read_text(const std::filesystem::path& file) {
@@ -17,16 +19,17 @@ std::optional<std::string> read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
-std::optional<std::vector<float>> read_floats(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) return std::nullopt;
-  const std::streamoff size = in.tellg();
-  if (size < 0 || size % static_cast<std::streamoff>(sizeof(float)) != 0) return std::nullopt;
-  std::vector<float> floats(static_cast<size_t>(size) / sizeof(float));
-  in.seekg(0);
-  in.read(reinterpret_cast<char*>(floats.data()), size);
-  if (in.gcount() != size) return std::nullopt;
-  return floats;
+std::optional<FloatImage> read_floats(const std::filesystem::path& file) {
+  std::error_code error;
+  const uintmax_t bytes = std::filesystem::file_size(file, error);
+  if (error || bytes % sizeof(float) != 0) return std::nullopt;
+  FloatImage image(bytes / sizeof(float));
+  try {
+    protocol::read_bytes(file, reinterpret_cast<char*>(image.data()), static_cast<int64_t>(bytes));
+  } catch (const std::runtime_error&) {  // unreadable, or shorter than it was a moment ago
+    return std::nullopt;
+  }
+  return image;
 }
 
 std::string modification_stamp(const std::filesystem::path& file) {
