@@ -2,8 +2,10 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "child_runner.hpp"
 #include "file_io.hpp"
@@ -30,12 +32,18 @@ int process_starts(const TempDir& work) {
   return lines;
 }
 
-// Gone, or a zombie nobody has reaped yet: either way no longer running.
+// Gone, or a zombie nobody has reaped yet: either way no longer running. A SIGKILLed process ends
+// asynchronously, so a busy machine (ctest -j) may still show it running for a moment: up to a second.
 bool is_running(pid_t pid) {
-  const auto stat = read_text("/proc/" + std::to_string(pid) + "/stat");
-  if (!stat) return false;
-  const auto state = stat->find(") ");
-  return state != std::string::npos && (*stat)[state + 2] != 'Z';
+  const auto running = [&] {
+    const auto stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+    if (!stat) return false;
+    const auto state = stat->find(") ");
+    return state != std::string::npos && (*stat)[state + 2] != 'Z';
+  };
+  for (int wait = 0; wait < 100 && running(); ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return running();
 }
 
 }  // namespace
