@@ -8,7 +8,8 @@
 // keys (dk and dv, each key on its own, its terms recomputed from what the first pass kept of each row).
 // One pass over the rows would add every row's terms into all of dk and dv: per-task partials of the whole of
 // dk and dv (2 MB a head at 2048 keys and d = 64), streamed through once per group of rows, made it bound by
-// memory on a 16-core host (1.9 s for 8 heads of 2048 rows, where its arithmetic takes a fifth of that).
+// memory on a 16-core host: 1.9 s for 8 heads of 2048 rows on an H100's, 1.05-1.4 s in two passes, which do
+// 7 products of d terms per (query, key) pair instead of 5.
 #include "families/attention_backward_reference.hpp"
 
 #include <algorithm>
