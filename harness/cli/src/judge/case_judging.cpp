@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
 #include <optional>
 
 #include "case_data.hpp"
@@ -315,9 +314,9 @@ void ConcurrentJudge::judge_all() {
       release(index);
       if (print_timing_) {
         std::fprintf(stderr,
-                     "[timing] case %s: waited %.2f s for its inputs + reference (computed ahead), then %.2f "
-                     "s for the "
-                     "child, then read + compared the outputs in %.2f s and freed them in %.2f s\n",
+                     "[timing] case %s: waited %.2f s for its inputs + reference (computed ahead), "
+                     "then %.2f s for the child, then read + compared the outputs in %.2f s and freed them "
+                     "in %.2f s\n",
                      puzzle_.cases.at(index).name.c_str(), seconds(expected - start), seconds(ran - expected),
                      seconds(judged - ran), seconds(Clock::now() - judged));
       }
