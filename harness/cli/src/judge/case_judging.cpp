@@ -26,6 +26,17 @@ void work_behind_the_compiler() {
 #endif
 }
 
+// How far the inputs and, separately, the expectations (inputs and references) may run ahead of the
+// judging: puzzle 1's three large cases (1.7 GB of inputs and references), so that the inputs are ready
+// when the child gets to them and the references are computed while the child is built.
+constexpr int64_t kAheadBytes = int64_t{2} << 30;
+
+int64_t total(const std::map<int, int64_t>& bytes_per_case) {
+  int64_t sum = 0;
+  for (const auto& [_, bytes] : bytes_per_case) sum += bytes;
+  return sum;
+}
+
 const Diagnosis kTimeoutDiagnosis{
     "timeout",
     "a kernel that never finishes usually waits at a __syncthreads() that some threads of its block never "
@@ -161,19 +172,13 @@ std::map<int, CaseReport> ConcurrentJudge::finish(const ChildRuns& runs) {
 
 void ConcurrentJudge::draw_all() {
   work_behind_the_compiler();
-  // How far the inputs may run ahead of the judging: both large cases of a softmax puzzle, so that the
-  // second is ready when the child gets to it.
-  constexpr int64_t kAheadBytes = int64_t{2} << 30;
   try {
     for (size_t n = 0; n < cases_.size(); ++n) {
       const int index = cases_[n];
       {
         std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] {
-          int64_t held = 0;
-          for (const auto& [_, bytes] : held_bytes_) held += bytes;
-          return stopping_ || held_bytes_.empty() || held < kAheadBytes;
-        });
+        changed_.wait(lock,
+                      [&] { return stopping_ || held_bytes_.empty() || total(held_bytes_) < kAheadBytes; });
         if (stopping_) return;
         if (ended_without_outputs(index)) continue;  // over already: nothing will read its inputs
       }
@@ -238,9 +243,6 @@ void ConcurrentJudge::release(int case_index) {
 
 void ConcurrentJudge::expect_all() {
   work_behind_the_compiler();
-  // How far the expectations may run ahead of the judging: puzzle 1's three large cases (1.7 GB of inputs
-  // and references), so that all of them are computed while the child is built.
-  constexpr int64_t kAheadBytes = int64_t{2} << 30;
   const int reference_buffers = judge_of(puzzle_).allowance ? 2 : 1;  // in double: the reference, allowance
   const auto bytes_of = [&](const TestCase& test) {
     int64_t bytes = 0;
@@ -256,9 +258,7 @@ void ConcurrentJudge::expect_all() {
       {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] {
-          int64_t held = 0;
-          for (const auto& [_, b] : expected_bytes_) held += b;
-          return stopping_ || expected_bytes_.empty() || held + bytes <= kAheadBytes;
+          return stopping_ || expected_bytes_.empty() || total(expected_bytes_) + bytes <= kAheadBytes;
         });
         if (stopping_) return;
       }
