@@ -285,9 +285,6 @@ int run(const fs::path& dir) {
     if (ahead.valid() && large) images = ahead.get();
     if (!run_case(*puzzle, job, index, dir, progress, images)) return kExitContextDead;
   }
-  // The parent stops the process at this line (its exit only tears down the CUDA context): the learner's
-  // output must be out of the buffers by then.
-  std::fflush(nullptr);
   progress.append({{"event", "end"}});  // the parent accepts no line after this one
   return 0;
 }

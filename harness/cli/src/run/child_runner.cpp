@@ -102,7 +102,6 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
     ProgressCheck check(key, pending);
     size_t seen = 0;
     auto last_event = Clock::now();
-    bool finished = false;  // the "end" line was read
     std::chrono::milliseconds cpu_at_last_event{0};
     for (;;) {
       const auto exited = child.poll();
@@ -123,7 +122,6 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
           if (request.case_done) request.case_done(index, runs.cases[index]);
           p.in_flight = -1;
         } else {
-          finished = event == "end";
           continue;
         }
         p.progressed = true;
@@ -136,12 +134,6 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
       }
       if (exited) {
         p.status = exited;
-        break;
-      }
-      // Every case is done and the child has flushed its output: its exit has nothing left to say. Under
-      // a launcher (compute-sanitizer), the report comes at the exit.
-      if (finished && request.launcher.empty()) {
-        p.status = child.release_finished();
         break;
       }
       const auto budget = request.case_cpu_budgets.find(p.in_flight);

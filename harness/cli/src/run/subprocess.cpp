@@ -186,14 +186,6 @@ std::chrono::milliseconds GroupProcess::cpu_time() const {
   return std::chrono::milliseconds((user_ticks + system_ticks) * 1000 / sysconf(_SC_CLK_TCK));
 }
 
-ExitStatus GroupProcess::release_finished() {
-  if (status_) return *status_;
-  killpg(pid_, SIGKILL);
-  std::thread([pid = pid_] { kill_group_and_reap(pid); }).detach();
-  status_ = ExitStatus{};
-  return *status_;
-}
-
 ExitStatus GroupProcess::stop(std::chrono::milliseconds grace) {
   if (status_) return *status_;
   killpg(pid_, SIGTERM);

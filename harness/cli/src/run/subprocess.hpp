@@ -36,10 +36,6 @@ class GroupProcess {
   std::chrono::milliseconds cpu_time() const;
   // SIGTERM to the group, `grace` to exit, then SIGKILL to the group.
   ExitStatus stop(std::chrono::milliseconds grace);
-  // For a process that has said it is done: SIGKILL to the group and the leader collected on a thread of
-  // its own, not waited for (what is left of a GPU child's exit is its CUDA context's teardown, 0.14 s on
-  // an H100). Its status reads as a clean exit.
-  ExitStatus release_finished();
 
  private:
   ExitStatus reap();  // kills what is left of the group, then collects the leader
