@@ -72,14 +72,14 @@ void make_backward_inputs(int puzzle_id, Dtype dtype, const TestCase& test, uint
 
 // The scores of one query row in double: s[j] = scale * q . k_j for the keys it sees, -inf for the others.
 void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s);
-// The same for the rows first_query .. first_query + rows - 1 into s[0] .. s[rows - 1], key by key: each row
-// of k is read once for them all. The references work on groups of kRowGroup query rows: a head's k and v
-// are 1 MB at 2048 keys and d = 64, and read once per query row they made the references bound by memory,
-// not arithmetic, on a 16-core host (1.5 s for the forward of 8 heads of 2048 rows). A row's sums run in
-// the same order as they would alone, so its results do not depend on its group.
+// The same for the rows first_query .. first_query + rows - 1, row r at s + r * n_k, as one tile of products
+// (double_products.hpp): each row of k is read once for them all. The references work on groups of
+// kRowGroup query rows: a head's k and v are 1 MB at 2048 keys and d = 64, and read once per query row they
+// made the references bound by memory, not arithmetic, on a 16-core host. A row's sums run in the same order
+// as they would alone, so its results do not depend on its group.
 inline constexpr int64_t kRowGroup = 16;
 void scores_of_rows(const Shape& shape, const float* q, const float* k, int64_t head, int64_t first_query,
-                    int64_t rows, double* const* s);
+                    int64_t rows, double* s);
 // The forward reference: o [bh, n_q, d] and lse [bh, n_q] (natural log). A row that sees no key gets
 // o = 0 and lse = -inf.
 void forward(const Shape& shape, const float* q, const float* k, const float* v, double* o, double* lse);

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dot.hpp"
+#include "double_products.hpp"
 #include "families/attention_family.hpp"
 #include "parallel_for.hpp"
 #include "random_fill.hpp"
@@ -43,20 +43,21 @@ void make_qkv(int puzzle_id, const TestCase& test, uint64_t seed, Buffers& input
 }
 
 void scores_of_rows(const Shape& shape, const float* q, const float* k, int64_t head, int64_t first_query,
-                    int64_t rows, double* const* s) {
-  for (int64_t j = 0; j < shape.n_k; ++j) {
-    const float* k_row = k + (head * shape.n_k + j) * shape.d;
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t query = first_query + r;
-      s[r][j] = shape.sees(query, j)
-                    ? shape.scale * dot(q + (head * shape.n_q + query) * shape.d, k_row, shape.d)
-                    : -std::numeric_limits<double>::infinity();
-    }
+                    int64_t rows, double* s) {
+  int64_t widest = 0;  // the keys the group's rows see (a prefix for each): no row needs the products past it
+  for (int64_t r = 0; r < rows; ++r) widest = std::max(widest, shape.visible_keys(first_query + r));
+  dot_products(q + (head * shape.n_q + first_query) * shape.d, rows, k + head * shape.n_k * shape.d, widest,
+               shape.d, s, shape.n_k);
+  for (int64_t r = 0; r < rows; ++r) {
+    double* row = s + r * shape.n_k;
+    const int64_t seen = shape.visible_keys(first_query + r);
+    for (int64_t j = 0; j < seen; ++j) row[j] *= shape.scale;
+    std::fill(row + seen, row + shape.n_k, -std::numeric_limits<double>::infinity());
   }
 }
 
 void scores(const Shape& shape, const float* q, const float* k, int64_t head, int64_t query, double* s) {
-  scores_of_rows(shape, q, k, head, query, 1, &s);
+  scores_of_rows(shape, q, k, head, query, 1, s);
 }
 
 void forward(const Shape& shape, const float* q, const float* k, const float* v, double* o, double* lse) {
@@ -64,30 +65,23 @@ void forward(const Shape& shape, const float* q, const float* k, const float* v,
   parallel_for(shape.bh * groups, [&](int64_t task) {  // rows are independent
     const int64_t head = task / groups, first = task % groups * kRowGroup;
     const int64_t rows = std::min(kRowGroup, shape.n_q - first);
-    std::vector<double> s_rows(rows * shape.n_k);
-    double* s[kRowGroup];
-    for (int64_t r = 0; r < rows; ++r) s[r] = s_rows.data() + r * shape.n_k;
-    scores_of_rows(shape, q, k, head, first, rows, s);
+    std::vector<double> p(rows * shape.n_k);  // the scores, then in place exp(s - m), 0 past a row's keys
+    scores_of_rows(shape, q, k, head, first, rows, p.data());
     int64_t seen[kRowGroup];  // a causal row sees keys 0 .. seen - 1
     double m[kRowGroup], l[kRowGroup];
     int64_t widest = 0;
     for (int64_t r = 0; r < rows; ++r) {
-      std::fill_n(o + (head * shape.n_q + first + r) * shape.d, shape.d, 0.0);
+      double* row = p.data() + r * shape.n_k;
       seen[r] = shape.visible_keys(first + r);
       widest = std::max(widest, seen[r]);
-      m[r] = seen[r] == 0 ? 0 : *std::max_element(s[r], s[r] + seen[r]);
+      m[r] = seen[r] == 0 ? 0 : *std::max_element(row, row + seen[r]);
       l[r] = 0;
+      for (int64_t j = 0; j < seen[r]; ++j) l[r] += row[j] = std::exp(row[j] - m[r]);
+      std::fill(row + seen[r], row + shape.n_k, 0.0);
     }
-    for (int64_t j = 0; j < widest; ++j) {
-      const float* v_row = v + (head * shape.n_k + j) * shape.d;
-      for (int64_t r = 0; r < rows; ++r) {
-        if (j >= seen[r]) continue;
-        const double p = std::exp(s[r][j] - m[r]);
-        l[r] += p;
-        double* o_row = o + (head * shape.n_q + first + r) * shape.d;
-        for (int64_t c = 0; c < shape.d; ++c) o_row[c] += p * v_row[c];
-      }
-    }
+    double* o_rows = o + (head * shape.n_q + first) * shape.d;
+    std::fill_n(o_rows, rows * shape.d, 0.0);
+    add_products(o_rows, rows, p.data(), shape.n_k, v + head * shape.n_k * shape.d, widest, shape.d);
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t row = head * shape.n_q + first + r;
       if (seen[r] == 0) {

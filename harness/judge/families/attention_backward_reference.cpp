@@ -8,27 +8,24 @@
 // keys (dk and dv, each key on its own, its terms recomputed from what the first pass kept of each row).
 // One pass over the rows would add every row's terms into all of dk and dv: per-task partials of the whole of
 // dk and dv (2 MB a head at 2048 keys and d = 64), streamed through once per group of rows, made it bound by
-// memory on a 16-core host: 1.9 s for 8 heads of 2048 rows on an H100's, 1.05-1.4 s in two passes, which do
-// 7 products of d terms per (query, key) pair instead of 5.
+// memory on a 16-core host. Both passes work on tiles of rows with double_products.hpp's products.
+
 #include "families/attention_backward_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "dot.hpp"
+#include "double_products.hpp"
 #include "parallel_for.hpp"
 
 namespace puzzle::puzzles::attention {
 namespace {
 
-// Keys a task of the second pass owns: their dk and dv rows (64 KB at d = 64) stay in cache while every
-// query row's terms are added to them.
-constexpr int64_t kKeyGroup = 64;
-
-// row += factor * x, over d elements.
-void add_scaled(double* row, double factor, const float* x, int64_t d) {
-  for (int64_t c = 0; c < d; ++c) row[c] += factor * x[c];
-}
+// Keys a task of the second pass owns: their dk and dv rows (32 KB at d = 64) stay in cache while the terms
+// of every query row are added to them, kQueryBlock rows at a time.
+constexpr int64_t kKeyGroup = 64, kQueryBlock = 64;
 
 // What the second pass needs of query row i: p_ij = exp(s_ij - shift) / divisor (the softmax: the row's max
 // and its sum of exponentials; a model's given lse: that lse and 1, a division that changes nothing), and
@@ -37,95 +34,95 @@ struct RowTerms {
   double shift = 0, divisor = 1, delta = 0;
 };
 
-// The shift, exponentials and divisor of a row's scores (the softmax, or the model's lse), p in place.
-void probabilities_in_place(std::vector<double>& p, RowTerms& terms) {
+double probability(double s, const RowTerms& t) {
+  return std::exp(s - t.shift) / t.divisor;
+}
+
+double score_gradient(double p, double dp, const RowTerms& t, const Shape& shape,
+                      const BackwardModel& model) {
+  return p * (dp - t.delta) * (model.scale_dq_dk ? shape.scale : 1.0);
+}
+
+// The shift and divisor of a row's `seen` scores (the softmax: its max and its sum of exponentials; or the
+// model's lse), and its p in place.
+RowTerms probabilities_in_place(double* p, int64_t seen, const BackwardModel& model, float given_lse) {
+  RowTerms terms;
+  if (model.lse) {
+    terms.shift = model.lse_factor == 0 ? 0 : model.lse_factor * given_lse;  // never 0 * -inf
+  } else {
+    terms.shift = *std::max_element(p, p + seen);
+  }
   double sum = 0;
-  for (double& x : p) sum += x = std::exp(x - terms.shift);
-  if (terms.divisor == 0) terms.divisor = sum;
-  for (double& x : p) x /= terms.divisor;
+  for (int64_t j = 0; j < seen; ++j) sum += p[j] = std::exp(p[j] - terms.shift);
+  if (!model.lse) terms.divisor = sum;
+  for (int64_t j = 0; j < seen; ++j) p[j] /= terms.divisor;  // as probability() computes it
+  return terms;
 }
 
-// P's rows first .. first + rows - 1 (at most kRowGroup) as the model recomputes them from the lse it is
-// given (infinite where lse = -inf and the model's mask lets the row see keys: a kernel's exp(s + inf)).
-void model_probabilities(const Shape& shape, const float* q, const float* k, int64_t head, int64_t first,
-                         int64_t rows, const BackwardModel& model, std::vector<double>* p, RowTerms* terms) {
-  double* s[kRowGroup];
-  for (int64_t r = 0; r < rows; ++r) {
-    p[r].resize(shape.n_k);
-    s[r] = p[r].data();
-  }
-  scores_of_rows(shape, q, k, head, first, rows, s);
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t query = first + r;
-    p[r].resize(shape.visible_keys(query));  // the keys a row sees are a prefix; the rest are -inf
-    if (p[r].empty()) continue;
-    if (model.lse) {
-      const float given = model.lse[head * shape.n_q + query];
-      terms[r] = {.shift = model.lse_factor == 0 ? 0 : model.lse_factor * given};  // never 0 * -inf
-    } else {
-      terms[r] = {.shift = *std::max_element(p[r].begin(), p[r].end()), .divisor = 0};  // the sum, below
-    }
-    probabilities_in_place(p[r], terms[r]);
-  }
-}
-
-// The first pass over one group of query rows: dq, and each row's terms for the second pass.
+// The first pass over one group of query rows: dq, and each row's terms for the second pass. P is the
+// model's: recomputed from the lse it is given (infinite where lse = -inf and the model's mask lets the row
+// see keys: a kernel's exp(s + inf)), or the softmax.
 void query_rows(const Shape& shape, const float* q, const float* k, const float* v, const float* dout,
                 const BackwardModel& model, int64_t head, int64_t first, double* dq, RowTerms* terms) {
-  const int64_t d = shape.d, rows = std::min(kRowGroup, shape.n_q - first);
-  const int64_t key0 = head * shape.n_k * d;  // head h's first element of k and v
-  const auto row_of = [&](int64_t r) { return (head * shape.n_q + first + r) * d; };
-  std::vector<double> p[kRowGroup], ds[kRowGroup];
-  model_probabilities(shape, q, k, head, first, rows, model, p, terms);
-  size_t widest = 0;  // the most keys a row of the group sees
+  const int64_t d = shape.d, n_k = shape.n_k, rows = std::min(kRowGroup, shape.n_q - first);
+  const int64_t row0 = head * shape.n_q + first;      // the group's first row of q, dout, dq and lse
+  std::vector<double> p(rows * n_k), ds(rows * n_k);  // row r at r * n_k; ds holds dp first
+  scores_of_rows(shape, q, k, head, first, rows, p.data());
+  int64_t seen[kRowGroup], widest = 0;  // row r sees keys 0 .. seen[r] - 1
   for (int64_t r = 0; r < rows; ++r) {
-    ds[r].resize(p[r].size());
-    widest = std::max(widest, p[r].size());
+    seen[r] = shape.visible_keys(first + r);
+    widest = std::max(widest, seen[r]);
   }
-  for (size_t j = 0; j < widest; ++j) {  // dp first, in ds's place; each row of v read once for the group
-    const float* v_row = v + key0 + static_cast<int64_t>(j) * d;
-    for (int64_t r = 0; r < rows; ++r) {
-      if (j < p[r].size()) ds[r][j] = dot(dout + row_of(r), v_row, d);
-    }
-  }
+  dot_products(dout + row0 * d, rows, v + head * n_k * d, widest, d, ds.data(), n_k);
   for (int64_t r = 0; r < rows; ++r) {
-    const std::vector<double>& dp = ds[r];
+    double* p_row = p.data() + r * n_k;
+    double* ds_row = ds.data() + r * n_k;
+    if (seen[r] > 0)
+      terms[r] = probabilities_in_place(p_row, seen[r], model, model.lse ? model.lse[row0 + r] : 0);
     double d_i = 0;
-    for (size_t j = 0; j < p[r].size(); ++j) d_i += p[r][j] * dp[j];
-    if (model.o) d_i = dot(dout + row_of(r), model.o + row_of(r), d);
-    if (!model.subtract_delta) d_i = 0;
-    terms[r].delta = d_i;
-    for (size_t j = 0; j < p[r].size(); ++j)
-      ds[r][j] = p[r][j] * (dp[j] - d_i) * (model.scale_dq_dk ? shape.scale : 1.0);
+    for (int64_t j = 0; j < seen[r]; ++j) d_i += p_row[j] * ds_row[j];
+    if (model.o) d_i = dot(dout + (row0 + r) * d, model.o + (row0 + r) * d, d);
+    terms[r].delta = model.subtract_delta ? d_i : 0;
+    for (int64_t j = 0; j < seen[r]; ++j)
+      ds_row[j] = score_gradient(p_row[j], ds_row[j], terms[r], shape, model);
+    std::fill(ds_row + seen[r], ds_row + widest, 0.0);  // keys the row does not see add nothing to dq
   }
-  for (size_t j = 0; j < widest; ++j) {
-    const float* k_row = k + key0 + static_cast<int64_t>(j) * d;
-    for (int64_t r = 0; r < rows; ++r) {
-      if (j < p[r].size()) add_scaled(dq + row_of(r), ds[r][j], k_row, d);
-    }
-  }
+  add_products(dq + row0 * d, rows, ds.data(), n_k, k + head * n_k * d, widest, d);
 }
 
-// The second pass over one group of keys: dk and dv, each key's terms added over the query rows in order.
+// The second pass over one group of keys: dk and dv, each key's terms added over the query rows in order,
+// from tiles of S and dP transposed (key by query).
 void key_rows(const Shape& shape, const float* q, const float* k, const float* v, const float* dout,
               const BackwardModel& model, int64_t head, int64_t first_key, const RowTerms* terms, double* dk,
               double* dv) {
   const int64_t d = shape.d, keys = std::min(kKeyGroup, shape.n_k - first_key);
-  double* dk_rows = dk + (head * shape.n_k + first_key) * d;
-  double* dv_rows = dv + (head * shape.n_k + first_key) * d;
-  std::fill_n(dk_rows, keys * d, 0.0);
-  std::fill_n(dv_rows, keys * d, 0.0);
-  for (int64_t i = 0; i < shape.n_q; ++i) {
-    const int64_t seen = std::min(shape.visible_keys(i) - first_key, keys);  // of this group's keys
-    const int64_t row = (head * shape.n_q + i) * d;
-    const RowTerms& t = terms[head * shape.n_q + i];
-    for (int64_t key = 0; key < seen; ++key) {
-      const int64_t at = (head * shape.n_k + first_key + key) * d;
-      const double p = std::exp(shape.scale * dot(q + row, k + at, d) - t.shift) / t.divisor;
-      const double ds = p * (dot(dout + row, v + at, d) - t.delta) * (model.scale_dq_dk ? shape.scale : 1.0);
-      add_scaled(dk_rows + key * d, ds, q + row, d);
-      add_scaled(dv_rows + key * d, p, dout + row, d);
+  const int64_t key0 = head * shape.n_k + first_key;  // the group's first row of k, v, dk and dv
+  std::fill_n(dk + key0 * d, keys * d, 0.0);
+  std::fill_n(dv + key0 * d, keys * d, 0.0);
+  std::vector<double> p(keys * kQueryBlock), ds(keys * kQueryBlock);  // key r's terms at r * kQueryBlock
+  for (int64_t first = 0; first < shape.n_q; first += kQueryBlock) {
+    const int64_t queries = std::min(kQueryBlock, shape.n_q - first);
+    if (shape.visible_keys(first + queries - 1) <= first_key && shape.visible_keys(first) <= first_key)
+      continue;  // no query of the block sees these keys (a causal row sees a prefix, longer further down)
+    const int64_t row0 = head * shape.n_q + first;
+    dot_products(k + key0 * d, keys, q + row0 * d, queries, d, p.data(), kQueryBlock);
+    dot_products(v + key0 * d, keys, dout + row0 * d, queries, d, ds.data(), kQueryBlock);
+    for (int64_t i = 0; i < queries; ++i) {
+      const int64_t seen = std::min(shape.visible_keys(first + i) - first_key, keys);  // of this group's keys
+      const RowTerms& t = terms[row0 + i];
+      for (int64_t key = 0; key < keys; ++key) {
+        double& p_ij = p[key * kQueryBlock + i];
+        double& ds_ij = ds[key * kQueryBlock + i];
+        if (key < seen) {
+          p_ij = probability(shape.scale * p_ij, t);
+          ds_ij = score_gradient(p_ij, ds_ij, t, shape, model);
+        } else {
+          p_ij = ds_ij = 0;
+        }
+      }
     }
+    add_products(dv + key0 * d, keys, p.data(), kQueryBlock, dout + row0 * d, queries, d);
+    add_products(dk + key0 * d, keys, ds.data(), kQueryBlock, q + row0 * d, queries, d);
   }
 }
 
@@ -136,9 +133,7 @@ std::vector<double> row_probabilities(const Shape& shape, const float* q, const 
   std::vector<double> p(shape.n_k);
   scores(shape, q, k, head, query, p.data());
   p.resize(shape.visible_keys(query));  // the keys a row sees are a prefix; the rest are -inf
-  if (p.empty()) return p;
-  RowTerms terms{.shift = *std::max_element(p.begin(), p.end()), .divisor = 0};
-  probabilities_in_place(p, terms);
+  if (!p.empty()) probabilities_in_place(p.data(), static_cast<int64_t>(p.size()), {}, 0);
   return p;
 }
 
