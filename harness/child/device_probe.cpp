@@ -2,7 +2,10 @@
 // including the device-to-device copy bandwidth that bandwidth figures are compared with (left out with
 // --without-copy: the CLI measures it once per device, and the copies take a third of a second).
 // Exit 2 with {"error": ...} when there is no usable GPU.
+// --hold: after answering, keep the CUDA context until stdin ends (the CLI holds the device open this way
+// while the child runs; subprocess.hpp, HeldProcess).
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -80,8 +83,17 @@ nlohmann::json probe(bool with_copy) {
 
 int main(int argc, char** argv) {
   try {
-    const bool with_copy = !(argc == 2 && std::string(argv[1]) == "--without-copy");
-    std::printf("%s\n", probe(with_copy).dump().c_str());
+    const std::vector<std::string> flags(argv + 1, argv + argc);
+    const auto has = [&](const char* flag) {
+      return std::find(flags.begin(), flags.end(), flag) != flags.end();
+    };
+    std::printf("%s\n", probe(!has("--without-copy")).dump().c_str());
+    if (has("--hold")) {
+      std::fflush(stdout);
+      char ignored[64];
+      while (read(STDIN_FILENO, ignored, sizeof ignored) > 0) {
+      }
+    }
     return 0;
   } catch (const std::exception& e) {
     std::printf("%s\n", nlohmann::json{{"error", e.what()}}.dump().c_str());

@@ -1,5 +1,6 @@
 #include "device_probe.hpp"
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -62,23 +63,34 @@ class CopyCache {
   std::string probe_;
 };
 
-// One run of the probe: its JSON answer, or nullopt with `why_not` said.
-std::optional<json> run_probe(const BuildConfig& config, bool with_copy, std::string& why_not) {
-  std::vector<std::string> command{config.probe.string()};
+// One run of the probe: its JSON answer, or nullopt with `why_not` said. It answers and stays, holding the
+// device open, in `held` (until the next run of the probe, or the end of the command).
+std::optional<json> run_probe(const BuildConfig& config, bool with_copy, std::string& why_not,
+                              std::shared_ptr<HeldProcess>& held) {
+  std::vector<std::string> command{config.probe.string(), "--hold"};
   if (!with_copy) command.push_back("--without-copy");
+  // The probe prints one JSON object (possibly after driver noise): the answer is the first whole line that
+  // parses as one.
+  const auto answer_in = [](const std::string& output) {
+    std::istringstream lines(output);
+    json answer;
+    for (std::string line; std::getline(lines, line) && !lines.eof();) {
+      if (auto parsed = json::parse(line, nullptr, false); parsed.is_object()) return parsed;
+    }
+    return answer;
+  };
   CapturedRun run;
+  std::unique_ptr<HeldProcess> holding;
   try {
-    run = run_captured(command, kProbeTimeout);
+    run = run_until_answered(
+        command, kProbeTimeout, [&](const std::string& output) { return answer_in(output).is_object(); },
+        holding);
   } catch (const std::exception& e) {
     why_not = e.what();
     return std::nullopt;
   }
-  // The probe prints one JSON object (possibly after driver noise): take the last line that parses.
-  json answer;
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);) {
-    if (auto parsed = json::parse(line, nullptr, false); parsed.is_object()) answer = parsed;
-  }
+  held = std::move(holding);
+  const json answer = answer_in(run.output);
   if (!run.status.ok() || !answer.is_object() || !answer.contains("name") || !answer["name"].is_string()) {
     const bool said = answer.is_object() && answer.contains("error") && answer["error"].is_string();
     why_not = said            ? answer["error"].get<std::string>()
@@ -114,12 +126,12 @@ GpuProbe probe_gpu(const BuildConfig& config) {
   // Where this probe has measured a device before, the likely case is that device again: it is asked only
   // its name, and measured only if it turns out to be new.
   CopyCache cache(config);
-  std::optional<json> answer = run_probe(config, !cache.knows_any(), probe.why_not);
+  std::optional<json> answer = run_probe(config, !cache.knows_any(), probe.why_not, probe.held_device);
   if (!answer) return probe;
   probe.device.name = (*answer)["name"].get<std::string>();
   probe.device.copy_gbps = cache.find(probe.device.name);
   if (!probe.device.copy_gbps) {
-    if (!measured_copy(*answer)) answer = run_probe(config, true, probe.why_not);
+    if (!measured_copy(*answer)) answer = run_probe(config, true, probe.why_not, probe.held_device);
     if (!answer) return probe;
     probe.device.copy_gbps = measured_copy(*answer);
     if (probe.device.copy_gbps) cache.add(probe.device.name, *probe.device.copy_gbps);
@@ -138,7 +150,8 @@ BackendChoice choose_backend(BackendRequest request, const BuildConfig& config) 
   if (request == BackendRequest::sim) return {Backend::sim, "--backend sim", simulator_device()};
   GpuProbe probe = probe_gpu(config);
   if (probe.found) {
-    return {Backend::gpu, request == BackendRequest::gpu ? "--backend gpu" : "GPU found", probe.device};
+    return {Backend::gpu, request == BackendRequest::gpu ? "--backend gpu" : "GPU found", probe.device,
+            probe.held_device};
   }
   if (request == BackendRequest::gpu) {
     throw EnvironmentError("--backend gpu: no GPU to run on (" + probe.why_not +

@@ -1,5 +1,6 @@
 // Is there a GPU, which one, and how fast does it copy? (puzzle-device-probe, with a per-device cache)
 #pragma once
+#include <memory>
 #include <string>
 
 #include "build_config.hpp"
@@ -8,10 +9,13 @@
 
 namespace puzzle::cli {
 
+class HeldProcess;  // subprocess.hpp
+
 struct GpuProbe {
   bool found = false;
   std::string why_not;  // when !found: "built without CUDA: ...", the probe's error, ...
   DeviceInfo device;
+  std::shared_ptr<HeldProcess> held_device;  // the probe, holding the device open while this lives
 };
 
 // The copy bandwidth is the figure from the first probe of this device by this build of the probe
@@ -22,6 +26,7 @@ struct BackendChoice {
   Backend backend = Backend::sim;
   std::string reason;  // "no GPU found: ...", "--backend sim", ...
   DeviceInfo device;
+  std::shared_ptr<HeldProcess> held_device;  // the GPU's: keep the choice while its children run
 };
 
 // Whether a check is likely to run on the GPU before the probe says so: the GPU parts were built, which

@@ -25,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
 // Process groups alive right now, for the interrupt handler (which may only touch atomics).
-std::array<std::atomic<pid_t>, 4> live_groups{};
+std::array<std::atomic<pid_t>, 8> live_groups{};
 
 void remember_group(pid_t pgid) {
   for (auto& slot : live_groups) {
@@ -194,6 +194,37 @@ ExitStatus GroupProcess::stop(std::chrono::milliseconds grace) {
   return reap();
 }
 
+namespace {
+
+// Appends what fd gives to run.output until its end, the deadline (then run.timed_out) or `answered`.
+// Returns whether `answered` held.
+bool read_output(int fd, std::optional<Clock::time_point> deadline,
+                 const std::function<bool(const std::string&)>& answered, CapturedRun& run) {
+  pollfd pfd{fd, POLLIN, 0};
+  std::array<char, 4096> chunk;
+  for (;;) {
+    const auto left = deadline
+                          ? std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now())
+                          : std::chrono::milliseconds(1000);
+    if (left.count() <= 0) {
+      run.timed_out = true;
+      return false;
+    }
+    if (::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000))) < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (pfd.revents == 0) continue;
+    const ssize_t n = read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // EOF: every writer is gone
+    run.output.append(chunk.data(), static_cast<size_t>(n));
+    if (answered && answered(run.output)) return true;
+  }
+}
+
+}  // namespace
+
 CapturedRun run_captured(const std::vector<std::string>& argv,
                          std::optional<std::chrono::milliseconds> timeout, StderrMode stderr_mode) {
   int fds[2];
@@ -217,30 +248,52 @@ CapturedRun run_captured(const std::vector<std::string>& argv,
   close(fds[1]);
 
   CapturedRun run;
-  const auto deadline = timeout ? Clock::now() + *timeout : Clock::time_point::max();
-  pollfd pfd{fds[0], POLLIN, 0};
-  std::array<char, 4096> chunk;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (timeout && left.count() <= 0) {
-      run.timed_out = true;
-      break;
-    }
-    const int wait_ms = timeout ? static_cast<int>(std::min<int64_t>(left.count(), 1000)) : 1000;
-    if (::poll(&pfd, 1, wait_ms) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (pfd.revents == 0) continue;
-    const ssize_t n = read(fds[0], chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF: every writer is gone
-    run.output.append(chunk.data(), static_cast<size_t>(n));
-  }
+  read_output(fds[0], timeout ? std::optional(Clock::now() + *timeout) : std::nullopt, {}, run);
   close(fds[0]);
   if (run.timed_out) killpg(pid, SIGKILL);
   run.status = kill_group_and_reap(pid);
   return run;
+}
+
+CapturedRun run_until_answered(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                               const std::function<bool(const std::string&)>& answered,
+                               std::unique_ptr<HeldProcess>& held) {
+  int out[2], in[2];
+  if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(in, O_CLOEXEC) != 0) {
+    close(out[0]);
+    close(out[1]);
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  }
+  pid_t pid = -1;
+  try {
+    SpawnSetup setup;
+    setup.redirect_to_fd(STDIN_FILENO, in[0]);
+    setup.redirect_to_fd(STDOUT_FILENO, out[1]);
+    setup.redirect_to_file(STDERR_FILENO, "/dev/null");
+    pid = setup.spawn(argv);
+  } catch (...) {
+    for (int fd : {out[0], out[1], in[0], in[1]}) close(fd);
+    throw;
+  }
+  close(out[1]);
+  close(in[0]);
+
+  CapturedRun run;
+  const bool answered_in_time = read_output(out[0], Clock::now() + timeout, answered, run);
+  close(out[0]);
+  if (answered_in_time && !has_ended(pid)) {
+    held = std::make_unique<HeldProcess>(pid, in[1]);
+    return run;  // status: running, ok
+  }
+  close(in[1]);
+  run.status = kill_group_and_reap(pid);
+  return run;
+}
+
+HeldProcess::~HeldProcess() {
+  close(stdin_fd_);
+  std::thread([pid = pid_] { kill_group_and_reap(pid); }).detach();
 }
 
 void kill_children_on_interrupt() {
