@@ -2,7 +2,7 @@
 // gradients' dout v^T, and the sums p v, ds k, ds^T q that follow. They are most of a large case's
 // reference (billions of products), and dot by dot each pair of floats was loaded, widened and summed on
 // its own; in tiles, every element loaded feeds several sums, two lanes at a time (SSE2, x86-64's
-// baseline), about 5x faster on an H100's 16-core host.
+// baseline): 2.5x faster on an H200's 16-core host (the backward of 8x2048x2048x64: 0.85 -> 0.34 s).
 //
 // Each sum runs in an order set by its own operands, never by the tile it falls in: dot_products sums the
 // even terms and the odd terms of a dot product apart, in order, then adds the two; add_products adds its

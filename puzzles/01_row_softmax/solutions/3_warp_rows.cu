@@ -1,10 +1,12 @@
 // Puzzle 1 · Row softmax — version 3: a warp per short row.
-// Over 2_row_in_registers.cu: a row of at most 1024 columns (a multiple of 4) goes to one warp, two rows
-// per block of 64 threads, each lane holding up to 8 float4 (16-byte loads and stores). Both reductions
+// Over 2_row_in_registers.cu: a row of at most 1024 columns (a multiple of 4) goes to one warp, four rows
+// per block of 128 threads, each lane holding up to 8 float4 (16-byte loads and stores). Both reductions
 // are warp shuffles only: no shared memory and no __syncthreads(), so a warp that has its row goes on to
-// its exp and stores while others still load. Longer rows keep version 2's block per row (block_rows.cuh).
-// On 4096 x 1024 (16 MB, a pass too short to keep the memory busy) that took the H100 from 74-75% to 79% of
-// copy and the H200 from 60% to 67% (puzzle 1's page, "Beside PyTorch").
+// its exp and stores while others still load. Loads and stores are marked streaming (__ldcs, __stcs: each
+// byte is touched once, so L2 may evict it first). Longer rows keep version 2's block per row
+// (block_rows.cuh). On 4096 x 1024 (16 MB, a pass too short to keep the memory busy) that takes the H200
+// from version 2's 60% of copy to 68%, level with cudaMemcpy of the same 16 MB (puzzle 1's page, "How close
+// to the hardware?").
 // The spec is in the stub, 01_row_softmax.cu; the walk-through is the puzzle's docs page.
 #include <cuda_runtime.h>
 
@@ -19,7 +21,7 @@ using namespace reduce;  // Max, Sum, warp_reduce, kWarp
 
 constexpr int kVecsPerLane = 8;                         // float4 each: 32 floats per lane
 constexpr int kWarpMaxCols = kWarp * 4 * kVecsPerLane;  // 1024
-constexpr int kRowsPerBlock = 2;
+constexpr int kRowsPerBlock = 4;
 
 __global__ void warp_row_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int rows,
                                         int cols) {
@@ -36,7 +38,7 @@ __global__ void warp_row_softmax_kernel(const float* __restrict__ x, float* __re
 #pragma unroll
   for (int i = 0; i < kVecsPerLane; ++i) {
     const int c = lane + i * kWarp;
-    v[i] = c < vecs ? row_x[c] : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    v[i] = c < vecs ? __ldcs(row_x + c) : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
     m = fmaxf(m, fmaxf(fmaxf(v[i].x, v[i].y), fmaxf(v[i].z, v[i].w)));
   }
   m = warp_reduce(m, Max{});
@@ -53,7 +55,8 @@ __global__ void warp_row_softmax_kernel(const float* __restrict__ x, float* __re
 #pragma unroll
   for (int i = 0; i < kVecsPerLane; ++i) {
     const int c = lane + i * kWarp;
-    if (c < vecs) row_y[c] = make_float4(v[i].x * inv_s, v[i].y * inv_s, v[i].z * inv_s, v[i].w * inv_s);
+    if (c < vecs)
+      __stcs(row_y + c, make_float4(v[i].x * inv_s, v[i].y * inv_s, v[i].z * inv_s, v[i].w * inv_s));
   }
 }
 
