@@ -37,6 +37,16 @@ std::filesystem::path fake_probe(const std::filesystem::path& dir) {
   return script;
 }
 
+// A build whose probe is the stand-in in `dir`, answering as "GPU A".
+BuildConfig config_with_fake_probe(const TempDir& dir) {
+  BuildConfig config;
+  config.have_cuda = true;
+  config.build_dir = dir.path();
+  config.probe = fake_probe(dir.path());
+  write_atomically(dir.path() / "device.txt", "GPU A");
+  return config;
+}
+
 bool alive(pid_t pid) {
   return kill(pid, 0) == 0;
 }
@@ -45,12 +55,8 @@ bool alive(pid_t pid) {
 
 TEST_CASE("the probe measures the copy bandwidth once per device, then asks only for the device") {
   TempDir dir("cli-probe-");
-  BuildConfig config;
-  config.have_cuda = true;
-  config.build_dir = dir.path();
-  config.probe = fake_probe(dir.path());
+  const BuildConfig config = config_with_fake_probe(dir);
   const auto calls = [&] { return read_text(dir.path() / "calls.txt").value_or(""); };
-  write_atomically(dir.path() / "device.txt", "GPU A");
 
   GpuProbe first = probe_gpu(config);
   REQUIRE(first.found);
@@ -90,12 +96,7 @@ TEST_CASE("a probe that fails says why, and a GPU is not found") {
 
 TEST_CASE("the probe holds the device open while its answer lives, and goes when it is dropped") {
   TempDir dir("cli-probe-");
-  BuildConfig config;
-  config.have_cuda = true;
-  config.build_dir = dir.path();
-  config.probe = fake_probe(dir.path());
-  write_atomically(dir.path() / "device.txt", "GPU A");
-  std::optional<GpuProbe> probe = probe_gpu(config);
+  std::optional<GpuProbe> probe = probe_gpu(config_with_fake_probe(dir));
   REQUIRE(probe->found);
   CHECK(probe->held_device != nullptr);
   const pid_t pid = std::stoi(read_text(dir.path() / "held.pid").value_or("0"));
