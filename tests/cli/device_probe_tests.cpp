@@ -18,7 +18,8 @@ namespace {
 
 // A stand-in for puzzle-device-probe: appends its arguments to calls.txt and answers as the device named in
 // device.txt, with a copy figure only when it was not told --without-copy; told --hold, it writes its pid
-// to held.pid and stays until its stdin ends, as the real one keeps its CUDA context.
+// to held.pid (before it answers: the answer is all the caller waits for) and stays until its stdin ends,
+// as the real one keeps its CUDA context.
 std::filesystem::path fake_probe(const std::filesystem::path& dir) {
   const auto script = dir / "probe.sh";
   std::ofstream(script)
@@ -26,13 +27,14 @@ std::filesystem::path fake_probe(const std::filesystem::path& dir) {
       << "dir=$(dirname \"$0\")\n"
       << "echo \"[$*]\" >> \"$dir/calls.txt\"\n"
       << "name=$(cat \"$dir/device.txt\")\n"
+      << "case \" $* \" in *\" --hold \"*) echo $$ > \"$dir/held.pid\" ;; esac\n"
       << "case \" $* \" in\n"
       << "  *\" --without-copy \"*) echo \"{\\\"name\\\": \\\"$name\\\", \\\"compute_capability\\\": "
          "\\\"9.0\\\"}\" ;;\n"
       << "  *) echo \"{\\\"name\\\": \\\"$name\\\", \\\"compute_capability\\\": \\\"9.0\\\", "
          "\\\"copy_gbps\\\": 3000}\" ;;\n"
       << "esac\n"
-      << "case \" $* \" in *\" --hold \"*) echo $$ > \"$dir/held.pid\"; cat > /dev/null ;; esac\n";
+      << "case \" $* \" in *\" --hold \"*) cat > /dev/null ;; esac\n";
   chmod(script.c_str(), 0755);
   return script;
 }
@@ -103,8 +105,8 @@ TEST_CASE("the probe holds the device open while its answer lives, and goes when
   REQUIRE(pid > 0);
   CHECK(alive(pid));  // answered, and still there
   probe.reset();
-  bool gone = false;  // killed and collected on a thread of its own: wait up to a second for it
-  for (int i = 0; i < 100 && !gone; ++i) {
+  bool gone = false;  // killed and collected on a thread of its own: wait for it, up to 5 s on a busy machine
+  for (int i = 0; i < 500 && !gone; ++i) {
     gone = !alive(pid);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
