@@ -102,18 +102,21 @@ void key_rows(const Shape& shape, const float* q, const float* k, const float* v
   std::vector<double> p(keys * kQueryBlock), ds(keys * kQueryBlock);  // key r's terms at r * kQueryBlock
   for (int64_t first = 0; first < shape.n_q; first += kQueryBlock) {
     const int64_t queries = std::min(kQueryBlock, shape.n_q - first);
-    if (shape.visible_keys(first + queries - 1) <= first_key && shape.visible_keys(first) <= first_key)
-      continue;  // no query of the block sees these keys (a causal row sees a prefix, longer further down)
+    int64_t seen[kQueryBlock], widest = 0;  // query i sees this group's keys 0 .. seen[i] - 1
+    for (int64_t i = 0; i < queries; ++i) {
+      seen[i] = std::clamp<int64_t>(shape.visible_keys(first + i) - first_key, 0, keys);
+      widest = std::max(widest, seen[i]);
+    }
+    if (widest == 0) continue;  // no query of the block sees these keys
     const int64_t row0 = head * shape.n_q + first;
     dot_products(k + key0 * d, keys, q + row0 * d, queries, d, p.data(), kQueryBlock);
     dot_products(v + key0 * d, keys, dout + row0 * d, queries, d, ds.data(), kQueryBlock);
     for (int64_t i = 0; i < queries; ++i) {
-      const int64_t seen = std::min(shape.visible_keys(first + i) - first_key, keys);  // of this group's keys
       const RowTerms& t = terms[row0 + i];
       for (int64_t key = 0; key < keys; ++key) {
         double& p_ij = p[key * kQueryBlock + i];
         double& ds_ij = ds[key * kQueryBlock + i];
-        if (key < seen) {
+        if (key < seen[i]) {
           p_ij = probability(shape.scale * p_ij, t);
           ds_ij = score_gradient(p_ij, ds_ij, t, shape, model);
         } else {
