@@ -84,8 +84,9 @@ __device__ void load4(const float* src, float out[4]) {
   out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
 }
 
-__device__ float dot4(float4 a, float4 b) {
-  return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+// acc + a . b as 4 FMAs (acc += dot(a, b) would be a multiply, 3 FMAs and an add).
+__device__ float fma_dot4(float acc, float4 a, float4 b) {
+  return fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, acc))));
 }
 
 // Rows [first, first + count) of a [n, D] matrix into a tile of kRows rows, zeros past the end (the
@@ -108,6 +109,7 @@ __device__ void scores_and_dp(const Tiles<D>& t, int qr, int kc, float s[kPerThr
                               float dp[kPerThread][kPerThread]) {
   for (int a = 0; a < kPerThread; ++a)
     for (int b = 0; b < kPerThread; ++b) s[a][b] = dp[a][b] = 0.0f;
+#pragma unroll 4
   for (int c = 0; c < D; c += 4) {
     float4 q[kPerThread], o[kPerThread], k[kPerThread], v[kPerThread];
 #pragma unroll
@@ -121,8 +123,8 @@ __device__ void scores_and_dp(const Tiles<D>& t, int qr, int kc, float s[kPerThr
     for (int a = 0; a < kPerThread; ++a) {
 #pragma unroll
       for (int b = 0; b < kPerThread; ++b) {
-        s[a][b] += dot4(q[a], k[b]);
-        dp[a][b] += dot4(o[a], v[b]);
+        s[a][b] = fma_dot4(s[a][b], q[a], k[b]);
+        dp[a][b] = fma_dot4(dp[a][b], o[a], v[b]);
       }
     }
   }
@@ -219,8 +221,9 @@ __device__ int first_query_tile(const BackwardArgs& args, int k0) {
   return first_query <= 0 ? 0 : first_query / kTileQueries;
 }
 
+// Up to d = 64, at most 128 registers a thread: 2 blocks per SM, as many as the shared memory allows.
 template <int D>
-__global__ void __launch_bounds__(kThreads) flash_bwd_kernel(BackwardArgs args) {
+__global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(BackwardArgs args) {
   extern __shared__ float4 shared_memory[];
   Tiles<D>& t = *reinterpret_cast<Tiles<D>*>(shared_memory);
   const int head = blockIdx.y, k0 = blockIdx.x * kTileKeys;
