@@ -5,8 +5,8 @@
 // its exp and stores while others still load. Loads and stores are marked streaming (__ldcs, __stcs: each
 // byte is touched once, so L2 may evict it first). Longer rows keep version 2's block per row
 // (block_rows.cuh). On 4096 x 1024 (16 MB, a pass too short to keep the memory busy) that takes the H200
-// from version 2's 60% of copy to 68%, level with cudaMemcpy of the same 16 MB (puzzle 1's page, "How close
-// to the hardware?").
+// from version 2's 60% of copy to 70%, above cudaMemcpy of the same 16 MB (67-68%; puzzle 1's page, "Beside
+// PyTorch").
 // The spec is in the stub, 01_row_softmax.cu; the walk-through is the puzzle's docs page.
 #include <cuda_runtime.h>
 

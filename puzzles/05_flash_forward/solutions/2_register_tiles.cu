@@ -26,22 +26,9 @@ namespace {
 constexpr int kMicro = 4;  // each thread's scores: kMicro rows x kMicro keys
 constexpr int kThreads = kSide * kSide;
 
-// The block's shared memory, carved out of one dynamic array. P reuses K's space: K is no longer
-// needed once the tile's scores are computed, and sharing lets two blocks fit on an SM at d = 128.
+// P rows padded by 4, as Q and K: a half-warp reads float4s of 16 rows in distinct banks.
 template <int D>
-struct Tiles {
-  static constexpr int kStride = D + kPad;       // row stride of Q and K
-  static constexpr int kPStride = kKeys + kPad;  // row stride of P
-  static constexpr int kKOrP = (kKeys * kStride > kRows * kPStride) ? kKeys * kStride : kRows * kPStride;
-  static constexpr size_t kBytes = (kRows * kStride + kKOrP + kKeys * D) * sizeof(float);
-  float* q;  // [kRows][kStride], already multiplied by scale * log2(e)
-  float* k;  // [kKeys][kStride]
-  float* p;  // [kRows][kPStride], in K's space
-  float* v;  // [kKeys][D]
-
-  __device__ explicit Tiles(float* base)
-      : q(base), k(base + kRows * kStride), p(k), v(base + kRows * kStride + kKOrP) {}
-};
+using Tiles = SharedTiles<D, kKeys + kPad>;
 
 using Rows = ThreadRows<kMicro, kMicro, 1>;  // rows 4ty .. 4ty + 3
 

@@ -26,22 +26,10 @@ constexpr int kGroups = kRows / kRowsPerThread;       // row groups ty, one per 
 constexpr int kThreads = kSide * kGroups;             // 128
 using Rows = ThreadRows<kRowsPerThread, 1, kGroups>;  // rows ty + 8r
 
+// P rows 80 floats apart: a warp's two half-warps write rows ty and ty + 1 into banks 0-15 and 16-31,
+// and read float4s of them from different bank groups.
 template <int D>
-struct Tiles {
-  static constexpr int kStride = D + kPad;  // row stride of Q and K
-  // P rows 80 floats apart: a warp's two half-warps write rows ty and ty + 1 into banks 0-15 and 16-31,
-  // and read float4s of them from different bank groups.
-  static constexpr int kPStride = kKeys + 16;
-  static constexpr int kKOrP = (kKeys * kStride > kRows * kPStride) ? kKeys * kStride : kRows * kPStride;
-  static constexpr size_t kBytes = (kRows * kStride + kKOrP + kKeys * D) * sizeof(float);
-  float* q;  // [kRows][kStride], already multiplied by scale * log2(e)
-  float* k;  // [kKeys][kStride]
-  float* p;  // [kRows][kPStride], in K's space
-  float* v;  // [kKeys][D]
-
-  __device__ explicit Tiles(float* base)
-      : q(base), k(base + kRows * kStride), p(k), v(base + kRows * kStride + kKOrP) {}
-};
+using Tiles = SharedTiles<D, kKeys + 16>;
 
 // Starts copying rows first .. first + kKeys - 1 of an [n, D] matrix into a tile of `stride` (16 bytes a
 // copy, no registers on the way), as one batch; zeros past row n.

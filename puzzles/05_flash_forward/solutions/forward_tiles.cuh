@@ -77,6 +77,24 @@ struct ThreadRows {
   static __device__ int of(int ty, int r) { return kFirst * ty + kApart * r; }
 };
 
+// The block's shared memory, carved out of one dynamic array, with P's rows kPStride_ floats apart (each
+// version pads them for its own accesses). P reuses K's space: K is no longer needed once the tile's
+// scores are computed, and sharing lets two blocks fit on an SM at d = 128.
+template <int D, int kPStride_>
+struct SharedTiles {
+  static constexpr int kStride = D + kPad;  // row stride of Q and K
+  static constexpr int kPStride = kPStride_;
+  static constexpr int kKOrP = (kKeys * kStride > kRows * kPStride) ? kKeys * kStride : kRows * kPStride;
+  static constexpr size_t kBytes = (kRows * kStride + kKOrP + kKeys * D) * sizeof(float);
+  float* q;  // [kRows][kStride], already multiplied by scale * log2(e)
+  float* k;  // [kKeys][kStride]
+  float* p;  // [kRows][kPStride], in K's space
+  float* v;  // [kKeys][D]
+
+  __device__ explicit SharedTiles(float* base)
+      : q(base), k(base + kRows * kStride), p(k), v(base + kRows * kStride + kKOrP) {}
+};
+
 // Moves the pointers to the block's head, blockIdx.y: q and o are [n_q, D] per head, k and v [n_k, D].
 template <int D>
 __device__ void seek_head(const float* __restrict__& q, const float* __restrict__& k,

@@ -48,15 +48,6 @@ __device__ float4 load_float4(const float* src) {
   return *reinterpret_cast<const float4*>(src);
 }
 
-// acc += a . b as 4 FMAs. (Written a.x * b.x + ... + a.w * b.w, then added to acc, it compiles to a
-// multiply, 3 FMAs and an add: the compiler may not reorder float additions.)
-__device__ void fma4(float& acc, float4 a, float4 b) {
-  acc = fmaf(a.x, b.x, acc);
-  acc = fmaf(a.y, b.y, acc);
-  acc = fmaf(a.z, b.z, acc);
-  acc = fmaf(a.w, b.w, acc);
-}
-
 // dst[0 .. 3] += v in global memory, atomically. sm_90 has a float4 atomicAdd: one instruction for 4.
 __device__ void atomic_add4(float* dst, float4 v) {
 #if __CUDA_ARCH__ >= 900

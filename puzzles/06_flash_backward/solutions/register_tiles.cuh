@@ -84,9 +84,13 @@ __device__ void load4(const float* src, float out[4]) {
   out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
 }
 
-// acc + a . b as 4 FMAs (acc += dot(a, b) would be a multiply, 3 FMAs and an add).
-__device__ float fma_dot4(float acc, float4 a, float4 b) {
-  return fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, acc))));
+// acc += a . b as 4 FMAs. (Written a.x * b.x + ... + a.w * b.w, then added to acc, it compiles to a
+// multiply, 3 FMAs and an add: the compiler may not reorder float additions.)
+__device__ void fma4(float& acc, float4 a, float4 b) {
+  acc = fmaf(a.x, b.x, acc);
+  acc = fmaf(a.y, b.y, acc);
+  acc = fmaf(a.z, b.z, acc);
+  acc = fmaf(a.w, b.w, acc);
 }
 
 // Rows [first, first + count) of a [n, D] matrix into a tile of kRows rows, zeros past the end (the
@@ -123,8 +127,8 @@ __device__ void scores_and_dp(const Tiles<D>& t, int qr, int kc, float s[kPerThr
     for (int a = 0; a < kPerThread; ++a) {
 #pragma unroll
       for (int b = 0; b < kPerThread; ++b) {
-        s[a][b] = fma_dot4(s[a][b], q[a], k[b]);
-        dp[a][b] = fma_dot4(dp[a][b], o[a], v[b]);
+        fma4(s[a][b], q[a], k[b]);
+        fma4(dp[a][b], o[a], v[b]);
       }
     }
   }
