@@ -17,34 +17,50 @@ WarpMatrixCall& call_of(const SimThread& t) {
   return *reinterpret_cast<WarpMatrixCall*>(t.call.value);
 }
 
-// Element `half` (0: low 16 bits) of a fragment register, exactly.
-double element(uint32_t reg, int half, ptx::Type16 type) {
+// Element `half` (0: low 16 bits) of a 16-bit fragment register, exactly.
+double element(uint32_t reg, int half, ptx::OperandType type) {
   const auto bits = static_cast<uint16_t>(half ? reg >> 16 : reg & 0xFFFF);
-  return type == ptx::Type16::f16 ? f16::decode<5, 10>(bits) : f16::decode<8, 7>(bits);
+  return type == ptx::OperandType::f16 ? f16::decode<5, 10>(bits) : f16::decode<8, 7>(bits);
+}
+
+// A tf32 register's value: a float's sign, exponent and top 10 significand bits; the tensor core ignores
+// the low 13 (so a plain float passed as tf32 is truncated toward zero).
+double tf32_element(uint32_t reg) {
+  return std::bit_cast<float>(reg & 0xFFFFE000u);
 }
 
 // D = A * B + C for m16n8k16 / m16n8k8. Lane l holds, with g = l / 4 and t = l % 4 (PTX ISA, "Matrix
-// Fragments for mma.m16n8k16 with floating point type" and the m16n8k8 section):
-//   A register r (k16): row g + 8 * (r % 2), columns 2t, 2t + 1 (+ 8 for r >= 2); k8: row g + 8r.
-//   B register r: rows (k) 2t, 2t + 1 (+ 8 for r = 1), column (n) g.
+// Fragments for mma.m16n8k16 with floating point type" and the m16n8k8 sections):
+//   16-bit A register r (k16): row g + 8 * (r % 2), columns 2t, 2t + 1 (+ 8 for r >= 2); k8: row g + 8r.
+//   16-bit B register r: rows (k) 2t, 2t + 1 (+ 8 for r = 1), column (n) g.
+//   tf32 (k8), one element a register: A register r at row g + 8 * (r % 2), column t + 4 * (r / 2);
+//   B register r at row t + 4r, column g.
 //   C and D element i: row g + 8 * (i / 2), column 2t + i % 2.
 void compute_mma(SimThread* lanes, const ptx::Instruction& ins) {
   double a[16][16], b[16][8];
   float c[16][8];
+  const bool tf32 = ins.a_type == ptx::OperandType::tf32;
   for (int lane = 0; lane < 32; ++lane) {
     const WarpMatrixCall& call = call_of(lanes[lane]);
     const int g = lane / 4, t = lane % 4;
-    for (int r = 0; r < ins.k / 4; ++r) {
-      const int row = g + 8 * (ins.k == 16 ? r % 2 : r), col = 2 * t + (ins.k == 16 ? 8 * (r / 2) : 0);
-      a[row][col] = element(call.a[r], 0, ins.a_type);
-      a[row][col + 1] = element(call.a[r], 1, ins.a_type);
-    }
-    for (int r = 0; r < ins.k / 8; ++r) {
-      b[2 * t + 8 * r][g] = element(call.b[r], 0, ins.b_type);
-      b[2 * t + 8 * r + 1][g] = element(call.b[r], 1, ins.b_type);
+    if (tf32) {
+      for (int r = 0; r < 4; ++r) a[g + 8 * (r % 2)][t + 4 * (r / 2)] = tf32_element(call.a[r]);
+      for (int r = 0; r < 2; ++r) b[t + 4 * r][g] = tf32_element(call.b[r]);
+    } else {
+      for (int r = 0; r < ins.k / 4; ++r) {
+        const int row = g + 8 * (ins.k == 16 ? r % 2 : r), col = 2 * t + (ins.k == 16 ? 8 * (r / 2) : 0);
+        a[row][col] = element(call.a[r], 0, ins.a_type);
+        a[row][col + 1] = element(call.a[r], 1, ins.a_type);
+      }
+      for (int r = 0; r < ins.k / 8; ++r) {
+        b[2 * t + 8 * r][g] = element(call.b[r], 0, ins.b_type);
+        b[2 * t + 8 * r + 1][g] = element(call.b[r], 1, ins.b_type);
+      }
     }
     for (int i = 0; i < 4; ++i) c[g + 8 * (i / 2)][2 * t + i % 2] = call.c[i];
   }
+  const int min_exponent =
+      ins.a_type == ptx::OperandType::f16 ? mma::kF16MinExponent : mma::kFloatMinExponent;
   for (int lane = 0; lane < 32; ++lane) {
     WarpMatrixCall& call = call_of(lanes[lane]);
     const int g = lane / 4, t = lane % 4;
@@ -52,7 +68,6 @@ void compute_mma(SimThread* lanes, const ptx::Instruction& ins) {
       const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
       double column[16];
       for (int k = 0; k < ins.k; ++k) column[k] = b[k][col];
-      const int min_exponent = ins.a_type == ptx::Type16::f16 ? mma::kF16MinExponent : mma::kBf16MinExponent;
       call.out[i] = std::bit_cast<uint32_t>(
           mma::accumulate(c[row][col], a[row], column, ins.k, mma::kDeviceModel, min_exponent));
     }

@@ -86,11 +86,13 @@ bool classify(Instruction& ins, std::string& why) {
     q.push_back(rest.substr(0, dot));
     rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
   }
-  auto type16 = [](std::string_view s, Type16& t) {
+  auto operand_type = [](std::string_view s, OperandType& t) {
     if (s == "f16")
-      t = Type16::f16;
+      t = OperandType::f16;
     else if (s == "bf16")
-      t = Type16::bf16;
+      t = OperandType::bf16;
+    else if (s == "tf32")
+      t = OperandType::tf32;
     else
       return false;
     return true;
@@ -99,11 +101,12 @@ bool classify(Instruction& ins, std::string& why) {
     ins.opcode = Opcode::mma;
     const bool shape = q.size() == 10 && q[1] == "sync" && q[2] == "aligned" &&
                        (q[3] == "m16n8k16" || q[3] == "m16n8k8") && q[4] == "row" && q[5] == "col" &&
-                       q[6] == "f32" && type16(q[7], ins.a_type) && type16(q[8], ins.b_type) && q[9] == "f32";
-    if (!shape || ins.a_type != ins.b_type) {
+                       q[6] == "f32" && operand_type(q[7], ins.a_type) && operand_type(q[8], ins.b_type) &&
+                       q[9] == "f32";
+    if (!shape || ins.a_type != ins.b_type || (ins.a_type == OperandType::tf32 && q[3] != "m16n8k8")) {
       why =
           "the simulator models mma.sync.aligned.{m16n8k16,m16n8k8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32 "
-          "(A and B of one type)";
+          "(A and B of one type) and mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
       return false;
     }
     ins.m = 16;
@@ -185,7 +188,9 @@ bool operands_fit(const Instruction& ins, std::string& why) {
     if (shape[i] == 'n' || shape[i] == '?') ok = !o.address && (o.immediate || o.registers.size() == 1);
   }
   if (ok && ins.opcode == Opcode::mma) {
-    const size_t a = ins.k == 16 ? 4 : 2, b = ins.k == 16 ? 2 : 1;
+    // A 32-bit register holds two 16-bit elements or one tf32: an m16n8k8 tf32 has k16's register counts.
+    const bool wide = ins.k == 16 || ins.a_type == OperandType::tf32;
+    const size_t a = wide ? 4 : 2, b = wide ? 2 : 1;
     ok = ins.operands[0].registers.size() == 4 && ins.operands[1].registers.size() == a &&
          ins.operands[2].registers.size() == b && ins.operands[3].registers.size() == 4;
     if (!ok)

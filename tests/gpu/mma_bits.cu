@@ -1,7 +1,8 @@
 // Bit-exactness of the simulator's tensor-core path and 16-bit types against a GPU. The same file is
 // built twice: by nvcc for the device (mma_bits_gpu) and through the simulator's translator for the CPU
 // (mma_bits_sim). Each build runs identical inputs (fixed seeds, raw generator bits) through
-//   - mma.sync m16n8k16 / m16n8k8, bf16 and f16, f32 accumulators (fragments as the PTX ISA lays them out),
+//   - mma.sync m16n8k16 / m16n8k8, bf16 and f16, and m16n8k8 tf32 (with random bits in the 13 that tf32
+//     leaves out), f32 accumulators (fragments as the PTX ISA lays them out),
 //   - ldmatrix x1 / x2 / x4, with and without .trans, from permuted row addresses,
 //   - float -> bf16/f16 conversions (rn, rz), 16-bit -> float for all 65536 values, __hadd/__hmul/__hfma,
 // and writes every result's bits to a file. `--compare FILE` runs the same and reports, per section, how
@@ -68,9 +69,21 @@ __device__ void mma_k8_f16(float* d, const uint32_t* a, const uint32_t* b, const
       : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 }
 
-// One 16 x 8 tile per block of 32 threads. A: 16 x k row-major 16-bit bits; B: 8 x k (column n holds
-// B[., n] contiguously, the ".col" operand); C, D: 16 x 8 floats, row-major. Lane l, g = l / 4, t = l % 4.
-__global__ void mma_tiles(int variant, const uint16_t* a, const uint16_t* b, const float* c, float* d) {
+__device__ void mma_k8_tf32(float* d, const uint32_t* a, const uint32_t* b, const float* c) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%10,%11,%12,%13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
+        "f"(c[3]));
+}
+
+constexpr int kTf32Variant = 4;
+
+// One 16 x 8 tile per block of 32 threads. A: 16 x k row-major element bits (16-bit values in the low half,
+// tf32 as the whole float); B: 8 x k (column n holds B[., n] contiguously, the ".col" operand); C, D: 16 x 8
+// floats, row-major. Lane l, g = l / 4, t = l % 4.
+__global__ void mma_tiles(int variant, const uint32_t* a, const uint32_t* b, const float* c, float* d) {
   const int k = variant < 2 ? 16 : 8;
   const int tile = blockIdx.x, lane = threadIdx.x, g = lane / 4, t = lane % 4;
   a += tile * 16 * k;
@@ -78,11 +91,15 @@ __global__ void mma_tiles(int variant, const uint16_t* a, const uint16_t* b, con
   c += tile * 128;
   d += tile * 128;
   uint32_t ra[4], rb[2];
-  for (int r = 0; r < k / 4; ++r) {
+  if (variant == kTf32Variant) {  // one element a register: A (g + 8 (r % 2), t + 4 (r / 2)), B (t + 4r, g)
+    for (int r = 0; r < 4; ++r) ra[r] = a[(g + 8 * (r % 2)) * k + t + 4 * (r / 2)];
+    for (int r = 0; r < 2; ++r) rb[r] = b[g * k + t + 4 * r];
+  }
+  for (int r = 0; r < k / 4 && variant != kTf32Variant; ++r) {
     const int row = g + 8 * (k == 16 ? r % 2 : r), col = 2 * t + (k == 16 ? 8 * (r / 2) : 0);
     ra[r] = a[row * k + col] | uint32_t{a[row * k + col + 1]} << 16;
   }
-  for (int r = 0; r < k / 8; ++r)
+  for (int r = 0; r < k / 8 && variant != kTf32Variant; ++r)
     rb[r] = b[g * k + 2 * t + 8 * r] | uint32_t{b[g * k + 2 * t + 8 * r + 1]} << 16;
   float rc[4], rd[4];
   for (int i = 0; i < 4; ++i) rc[i] = c[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2];
@@ -90,6 +107,7 @@ __global__ void mma_tiles(int variant, const uint16_t* a, const uint16_t* b, con
   if (variant == 1) mma_k16_f16(rd, ra, rb, rc);
   if (variant == 2) mma_k8_bf16(rd, ra, rb, rc);
   if (variant == 3) mma_k8_f16(rd, ra, rb, rc);
+  if (variant == kTf32Variant) mma_k8_tf32(rd, ra, rb, rc);
   for (int i = 0; i < 4; ++i) d[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = rd[i];
 }
 
@@ -197,8 +215,14 @@ float random_float(std::mt19937& rng) {
   return f;
 }
 
+uint32_t float_bits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
 struct MmaInputs {
-  std::vector<uint16_t> a, b;
+  std::vector<uint32_t> a, b;  // element bits: 16-bit values, or tf32 operands as whole floats
   std::vector<float> c;
 };
 
@@ -206,25 +230,36 @@ MmaInputs mma_inputs(int variant) {
   const int k = variant < 2 ? 16 : 8;
   const bool bf16 = variant % 2 == 0;
   std::mt19937 rng(100 + variant);
-  MmaInputs in{std::vector<uint16_t>(kTiles * 16 * k), std::vector<uint16_t>(kTiles * 8 * k),
+  MmaInputs in{std::vector<uint32_t>(kTiles * 16 * k), std::vector<uint32_t>(kTiles * 8 * k),
                std::vector<float>(kTiles * 128)};
-  for (uint16_t& v : in.a) v = random_sixteen(rng, bf16);
-  for (uint16_t& v : in.b) v = random_sixteen(rng, bf16);
+  for (uint32_t& v : in.a)
+    v = variant == kTf32Variant ? float_bits(random_float(rng)) : random_sixteen(rng, bf16);
+  for (uint32_t& v : in.b)
+    v = variant == kTf32Variant ? float_bits(random_float(rng)) : random_sixteen(rng, bf16);
   for (float& v : in.c) v = random_float(rng);
   return in;
 }
 
-double sixteen_value(uint16_t bits, bool bf16) {
-  return bf16 ? __bfloat162float(__ushort_as_bfloat16(bits)) : __half2float(__ushort_as_half(bits));
+// An operand's exact value as the tensor core reads it; tf32 keeps a float's top 19 bits.
+double operand_value(uint32_t bits, int variant) {
+  if (variant == kTf32Variant) {
+    const uint32_t kept = bits & 0xFFFFE000u;
+    float f;
+    std::memcpy(&f, &kept, 4);
+    return f;
+  }
+  const auto half = static_cast<uint16_t>(bits);
+  return variant % 2 == 0 ? __bfloat162float(__ushort_as_bfloat16(half))
+                          : __half2float(__ushort_as_half(half));
 }
 
 std::vector<Section> run_all() {
   std::vector<Section> sections;
-  static const char* kMma[] = {"mma m16n8k16 bf16", "mma m16n8k16 f16", "mma m16n8k8 bf16",
-                               "mma m16n8k8 f16"};
-  for (int variant = 0; variant < 4; ++variant) {
+  static const char* kMma[] = {"mma m16n8k16 bf16", "mma m16n8k16 f16", "mma m16n8k8 bf16", "mma m16n8k8 f16",
+                               "mma m16n8k8 tf32"};
+  for (int variant = 0; variant <= kTf32Variant; ++variant) {
     const MmaInputs in = mma_inputs(variant);
-    uint16_t *a = upload(in.a), *b = upload(in.b);
+    uint32_t *a = upload(in.a), *b = upload(in.b);
     float *c = upload(in.c), *d = upload(std::vector<float>(kTiles * 128));
     mma_tiles<<<kTiles, 32>>>(variant, a, b, c, d);
     CHECK_CUDA(cudaGetLastError());
@@ -315,7 +350,7 @@ std::vector<Section> read_sections(const char* path) {
 // Which accumulation model reproduces `reference` (the other build's mma results).
 void study_models(int variant, const std::vector<uint32_t>& reference) {
   const int k = variant < 2 ? 16 : 8;
-  const bool bf16 = variant % 2 == 0;
+  const bool f16 = variant % 2 == 1;
   const MmaInputs in = mma_inputs(variant);
   struct Candidate {
     sim::mma::Model model;
@@ -332,15 +367,15 @@ void study_models(int variant, const std::vector<uint32_t>& reference) {
           if (block > k) continue;
           candidates.push_back({{block, extra, product_exponent, nearest}, 0});
         }
-  const int min_exponent = bf16 ? sim::mma::kBf16MinExponent : sim::mma::kF16MinExponent;
+  const int min_exponent = f16 ? sim::mma::kF16MinExponent : sim::mma::kFloatMinExponent;
   for (Candidate& cand : candidates) {
     for (int tile = 0; tile < kTiles; ++tile)
       for (int row = 0; row < 16; ++row)
         for (int col = 0; col < 8; ++col) {
           double a[16], b[16];
           for (int kk = 0; kk < k; ++kk) {
-            a[kk] = sixteen_value(in.a[(tile * 16 + row) * k + kk], bf16);
-            b[kk] = sixteen_value(in.b[(tile * 8 + col) * k + kk], bf16);
+            a[kk] = operand_value(in.a[(tile * 16 + row) * k + kk], variant);
+            b[kk] = operand_value(in.b[(tile * 8 + col) * k + kk], variant);
           }
           const float got =
               sim::mma::accumulate(in.c[tile * 128 + row * 8 + col], a, b, k, cand.model, min_exponent);

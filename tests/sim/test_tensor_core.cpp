@@ -93,6 +93,32 @@ std::vector<uint32_t> pack(const std::vector<float>& m, int cols, RowCol (*layou
   return regs;
 }
 
+// How many of the 32 lanes' D fragments (c_layout) differ from C + A B (A 16 x k, B k x 8, row-major),
+// computed exactly: the tests' operands are small integers and halves, so every sum is a float.
+int wrong_results(const std::vector<float>& d, const std::vector<float>& a, const std::vector<float>& b,
+                  const std::vector<float>& c, int k) {
+  int wrong = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i) {
+      const RowCol at = c_layout(lane, i);
+      double expected = c[at.row * 8 + at.col];
+      for (int kk = 0; kk < k; ++kk) expected += static_cast<double>(a[at.row * k + kk]) * b[kk * 8 + at.col];
+      if (d[lane * 4 + i] != static_cast<float>(expected)) ++wrong;
+    }
+  return wrong;
+}
+
+// One lane's part of an mma whose A takes 4 registers and B 2 (m16n8k16, and m16n8k8 in tf32).
+void execute_four_register_mma(const char* ptx, const uint32_t* a, const uint32_t* b, const float* c,
+                               float* d) {
+  ::sim::ptx::execute(
+      ptx, {::sim::ptx::output<'f'>(d[0]), ::sim::ptx::output<'f'>(d[1]), ::sim::ptx::output<'f'>(d[2]),
+            ::sim::ptx::output<'f'>(d[3]), ::sim::ptx::input<'r'>(a[0]), ::sim::ptx::input<'r'>(a[1]),
+            ::sim::ptx::input<'r'>(a[2]), ::sim::ptx::input<'r'>(a[3]), ::sim::ptx::input<'r'>(b[0]),
+            ::sim::ptx::input<'r'>(b[1]), ::sim::ptx::input<'f'>(c[0]), ::sim::ptx::input<'f'>(c[1]),
+            ::sim::ptx::input<'f'>(c[2]), ::sim::ptx::input<'f'>(c[3])});
+}
+
 template <class T>
 void check_mma(int k, const char* ptx) {
   std::mt19937 rng(k);
@@ -112,14 +138,7 @@ void check_mma(int k, const char* ptx) {
     const unsigned l = threadIdx.x;
     float d[4];
     if (k == 16) {
-      ::sim::ptx::execute(
-          ptx, {::sim::ptx::output<'f'>(d[0]), ::sim::ptx::output<'f'>(d[1]), ::sim::ptx::output<'f'>(d[2]),
-                ::sim::ptx::output<'f'>(d[3]), ::sim::ptx::input<'r'>(pa[4 * l]),
-                ::sim::ptx::input<'r'>(pa[4 * l + 1]), ::sim::ptx::input<'r'>(pa[4 * l + 2]),
-                ::sim::ptx::input<'r'>(pa[4 * l + 3]), ::sim::ptx::input<'r'>(pb[2 * l]),
-                ::sim::ptx::input<'r'>(pb[2 * l + 1]), ::sim::ptx::input<'f'>(pc[4 * l]),
-                ::sim::ptx::input<'f'>(pc[4 * l + 1]), ::sim::ptx::input<'f'>(pc[4 * l + 2]),
-                ::sim::ptx::input<'f'>(pc[4 * l + 3])});
+      execute_four_register_mma(ptx, pa + 4 * l, pb + 2 * l, pc + 4 * l, d);
     } else {
       ::sim::ptx::execute(
           ptx, {::sim::ptx::output<'f'>(d[0]), ::sim::ptx::output<'f'>(d[1]), ::sim::ptx::output<'f'>(d[2]),
@@ -131,17 +150,50 @@ void check_mma(int k, const char* ptx) {
     for (int i = 0; i < 4; ++i) pd[4 * l + i] = d[i];
   });
   CHECK_MESSAGE(report.findings.empty(), kinds(report));
-  const std::vector<float> d = rd.download();
-  int wrong = 0;
-  for (int lane = 0; lane < 32; ++lane)
-    for (int i = 0; i < 4; ++i) {
-      const RowCol rc_ = c_layout(lane, i);
-      double expected = c[rc_.row * 8 + rc_.col];
-      for (int kk = 0; kk < k; ++kk)
-        expected += static_cast<double>(a[rc_.row * k + kk]) * b[kk * 8 + rc_.col];
-      if (d[lane * 4 + i] != static_cast<float>(expected)) ++wrong;
-    }
-  CHECK(wrong == 0);
+  CHECK(wrong_results(rd.download(), a, b, c, k) == 0);
+}
+
+// m16n8k8 .tf32: one element a register. A: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4); B: (t, g),
+// (t + 4, g). Each operand is a small integer with junk in the 13 low bits that tf32 leaves out: the
+// result must be exactly that of the integers.
+void check_mma_tf32() {
+  std::mt19937 rng(32);
+  std::vector<float> a(16 * 8), b(8 * 8), c(16 * 8);
+  auto with_junk = [&](float integer) {
+    return std::bit_cast<float>(std::bit_cast<uint32_t>(integer) | static_cast<uint32_t>(rng() & 0x1FFFu));
+  };
+  std::vector<float> a_exact(a.size()), b_exact(b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    a_exact[i] = static_cast<float>(static_cast<int>(rng() % 9) - 4);
+    a[i] = with_junk(a_exact[i]);
+  }
+  for (size_t i = 0; i < b.size(); ++i) {
+    b_exact[i] = static_cast<float>(static_cast<int>(rng() % 9) - 4) * 0.5f;
+    b[i] = with_junk(b_exact[i]);
+  }
+  for (float& v : c) v = static_cast<float>(static_cast<int>(rng() % 100) - 50);
+  std::vector<uint32_t> a_frag(32 * 4), b_frag(32 * 2);
+  std::vector<float> c_frag(32 * 4);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int g = lane / 4, t = lane % 4;
+    for (int r = 0; r < 4; ++r)
+      a_frag[lane * 4 + r] = std::bit_cast<uint32_t>(a[(g + 8 * (r % 2)) * 8 + t + 4 * (r / 2)]);
+    for (int r = 0; r < 2; ++r) b_frag[lane * 2 + r] = std::bit_cast<uint32_t>(b[(t + 4 * r) * 8 + g]);
+    for (int i = 0; i < 4; ++i) c_frag[lane * 4 + i] = c[c_layout(lane, i).row * 8 + c_layout(lane, i).col];
+  }
+  DeviceArray<uint32_t> ra(a_frag), rb(b_frag);
+  DeviceArray<float> rc(c_frag), rd(32 * 4);
+  const Report report = run_block(32, 0, [pa = ra.get(), pb = rb.get(), pc = rc.get(), pd = rd.get()] {
+    const unsigned l = threadIdx.x;
+    float d[4];
+    execute_four_register_mma(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%10,%11,%12,%13};",
+        pa + 4 * l, pb + 2 * l, pc + 4 * l, d);
+    for (int i = 0; i < 4; ++i) pd[4 * l + i] = d[i];
+  });
+  CHECK_MESSAGE(report.findings.empty(), kinds(report));
+  CHECK(wrong_results(rd.download(), a_exact, b_exact, c, 8) == 0);
 }
 
 // ldmatrix: lane l supplies the address of shared row perm(l) (16 bytes = 8 elements); shared row r
@@ -249,7 +301,7 @@ uint64_t model_fingerprint(float (*accumulate)(float, const double*, const doubl
 TEST_CASE("the mma model's results are those it had when an H100 matched it bit for bit") {
   const auto device = [](float c, const double* a, const double* b, int k, bool f16) {
     return sim::mma::accumulate(c, a, b, k, sim::mma::kDeviceModel,
-                                f16 ? sim::mma::kF16MinExponent : sim::mma::kBf16MinExponent);
+                                f16 ? sim::mma::kF16MinExponent : sim::mma::kFloatMinExponent);
   };
   CHECK(model_fingerprint(device) == 14089123767941407856ull);
 }
@@ -267,6 +319,10 @@ TEST_CASE("mma.sync m16n8k16 and m16n8k8, bf16 and f16: D = A*B + C in the PTX I
   check_mma<__half>(8,
                     "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
                     "{%7,%8,%9,%10};");
+}
+
+TEST_CASE("mma.sync m16n8k8 tf32: the PTX ISA's tf32 fragments, the 13 low bits of each operand ignored") {
+  check_mma_tf32();
 }
 
 TEST_CASE("ldmatrix x1, x2, x4, with and without .trans") {

@@ -1,5 +1,5 @@
-// How a tensor core sums D = A*B + C for one element of an mma with 16-bit inputs and float
-// accumulators: the model the simulator computes with. Products of two f16/bf16 values are exact. The
+// How a tensor core sums D = A*B + C for one element of an mma with 16-bit or tf32 inputs and float
+// accumulators: the model the simulator computes with. Products of two f16/bf16/tf32 values are exact. The
 // hardware adds them in blocks: the accumulator and `block` products are aligned to the largest exponent
 // among them, bits beyond a fixed window are cut off (toward zero, on the sign and magnitude), the
 // aligned values are added exactly and the sum is normalized to float by truncation (or, with
@@ -8,7 +8,8 @@
 // "Accurate models of NVIDIA tensor cores" (2025) refine it for H100.
 //
 // What H100's mma.sync does (tests/gpu/mma_bits.cu on an H100 80GB HBM3, CUDA 13.0: every one of
-// 4 x 65536 results of m16n8k16 / m16n8k8, bf16 / f16, matches kDeviceModel bit for bit):
+// 4 x 65536 results of m16n8k16 / m16n8k8, bf16 / f16, matches kDeviceModel bit for bit, and so do the
+// 65536 of m16n8k8 tf32, which read the top 19 bits of each float operand):
 //   - One fused step for the whole k (16 or 8 products) together with the accumulator c. Two chained
 //     halves of 8 miss 21333 of the 65536 m16n8k16 bf16 results, blocks of 4 miss 37415.
 //   - The alignment exponent of a product is ea + eb, the sum of its operands' exponents, not the
@@ -47,9 +48,10 @@ struct Model {
 // H100 (sm_90) mma.sync, m16n8k16 and m16n8k8 alike (a block of 16 covers k = 8 in one step).
 constexpr Model kDeviceModel{16, 3, true, false};
 
-// The smallest normal exponent of the 16-bit operand formats: what a subnormal operand's exponent reads as.
+// The smallest normal exponent of the operand formats: what a subnormal operand's exponent reads as. bf16
+// and tf32 have float's exponent.
 constexpr int kF16MinExponent = -14;
-constexpr int kBf16MinExponent = -126;
+constexpr int kFloatMinExponent = -126;
 
 // The exponent that aligns a nonzero finite value: its own, but at least `min_exponent` (subnormals).
 // Read from the double's exponent field, which is ilogb's answer for every normal double (every 16-bit
@@ -87,8 +89,8 @@ inline float float_toward_zero(double value) {
   return nearest;
 }
 
-// acc + sum over i < count of a[i] * b[i], with a[i], b[i] the exact values of 16-bit operands whose
-// smallest normal exponent is `operand_min_exponent` (kF16MinExponent or kBf16MinExponent).
+// acc + sum over i < count of a[i] * b[i], with a[i], b[i] the exact values of f16, bf16 or tf32 operands
+// whose smallest normal exponent is `operand_min_exponent` (kF16MinExponent or kFloatMinExponent).
 inline float accumulate(float acc, const double* a, const double* b, int count, Model model,
                         int operand_min_exponent) {
   const int block = model.block < 1 ? 1 : model.block;
@@ -100,7 +102,7 @@ inline float accumulate(float acc, const double* a, const double* b, int count, 
     terms[n] = acc;
     exponents[n++] = exponent_of(acc, -126);
     for (int i = start; i < end; ++i) {
-      const double product = a[i] * b[i];  // exact: two 11- (or 8-) bit significands
+      const double product = a[i] * b[i];  // exact: two 11- (or 8-) bit significands (tf32: 11)
       terms[n] = product;
       exponents[n++] = model.product_exponent
                            ? exponent_of(a[i], operand_min_exponent) + exponent_of(b[i], operand_min_exponent)
