@@ -1,0 +1,142 @@
+// fp32 products on the tensor cores at fp32 accuracy (3xTF32), and the asynchronous copies that feed
+// them: what puzzle 5's version 4 and puzzle 6's version 4 share. tf32 keeps 10 of a float's 23
+// significand bits, too few for these puzzles' tolerances, so each operand x is split into big = x
+// rounded to tf32 and small = x - big (its next bits), and a * b is summed as big_a * big_b +
+// big_a * small_b + small_a * big_b: three mma.sync for each product, with an error near fp32's
+// (small_a * small_b, left out, is below 2^-21 of a * b). torch's fp32 scaled_dot_product_attention does
+// the same on sm_80 and later (CUTLASS's OpMultiplyAddFastF32 in its memory-efficient kernels). Puzzle 7
+// teaches mma.sync and its fragments.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace {
+
+// c += a * b for one 16 x 8 x 8 tile in tf32. A: a[r] at row g + 8 (r % 2), column t + 4 (r / 2); B: b[r]
+// at row t + 4r, column g; C: c[i] at row g + 8 (i / 2), column 2t + i % 2 (PTX ISA, m16n8k8 .tf32), for
+// lane (g, t) = (lane / 4, lane % 4). The tensor core reads the top 19 bits of each A and B register.
+__device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// A fragment of kCount floats (A's 4 or B's 2) as two tf32 fragments: big, each value rounded to tf32
+// (half an ulp added, then the low 13 bits cut, as CUTLASS rounds), and small, what is left (exact in a
+// float; the tensor core reads its top bits).
+template <int kCount>
+struct SplitFragment {
+  uint32_t big[kCount], small[kCount];
+  __device__ __forceinline__ explicit SplitFragment(const float (&x)[kCount]) {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) {
+      big[i] = (__float_as_uint(x[i]) + 0x1000u) & 0xFFFFE000u;
+      small[i] = __float_as_uint(x[i] - __uint_as_float(big[i]));
+    }
+  }
+};
+
+// c += a * b at fp32 accuracy: the two small cross terms first, then big * big.
+__device__ __forceinline__ void mma_3xtf32(float (&c)[4], const SplitFragment<4>& a,
+                                           const SplitFragment<2>& b) {
+  mma_tf32(c, a.small, b.big);
+  mma_tf32(c, a.big, b.small);
+  mma_tf32(c, a.big, b.big);
+}
+
+// Fragments from shared memory, for a lane (g, t) = (lane / 4, lane % 4), from a tile whose rows are
+// `stride` floats apart. With stride = 4 more than a multiple of 32 every one of these reads hits 32
+// distinct banks (rows g and columns t: 4g + t; rows 2t and columns g: 8t + g).
+// A (16 x 8, row-major at `tile`): rows g and g + 8, columns t and t + 4.
+__device__ __forceinline__ void a_from_rows(const float* tile, int stride, int g, int t, float (&a)[4]) {
+  a[0] = tile[g * stride + t];
+  a[1] = tile[(g + 8) * stride + t];
+  a[2] = tile[g * stride + t + 4];
+  a[3] = tile[(g + 8) * stride + t + 4];
+}
+// B (8 x 8) whose column n is row n of the tile (B = tile^T, as K for Q K^T): row g, columns t and t + 4.
+__device__ __forceinline__ void b_from_rows(const float* tile, int stride, int g, int t, float (&b)[2]) {
+  b[0] = tile[g * stride + t];
+  b[1] = tile[g * stride + t + 4];
+}
+
+// A product sums over k in any order, and so the k index may be renumbered as long as A and B agree. With
+// A's columns t and t + 4 standing for k = 2t and 2t + 1, an accumulator fragment (which holds columns 2t
+// and 2t + 1 of rows g and g + 8) is an A fragment as it stands, reordered: no shuffle.
+__device__ __forceinline__ void a_from_accumulator(const float (&c)[4], float (&a)[4]) {
+  a[0] = c[0];
+  a[1] = c[2];
+  a[2] = c[1];
+  a[3] = c[3];
+}
+// B (8 x 8) as rows k of the tile, columns 0-7 (V for P V), k renumbered as above: rows 2t and 2t + 1,
+// column g.
+__device__ __forceinline__ void b_from_columns(const float* tile, int stride, int g, int t, float (&b)[2]) {
+  b[0] = tile[2 * t * stride + g];
+  b[1] = tile[(2 * t + 1) * stride + g];
+}
+// A (16 x 8) stored transposed (A's row r is the tile's column r, as dS^T for dS K), k renumbered as above:
+// rows 2t and 2t + 1, columns g and g + 8.
+__device__ __forceinline__ void a_from_columns(const float* tile, int stride, int g, int t, float (&a)[4]) {
+  a[0] = tile[2 * t * stride + g];
+  a[1] = tile[2 * t * stride + g + 8];
+  a[2] = tile[(2 * t + 1) * stride + g];
+  a[3] = tile[(2 * t + 1) * stride + g + 8];
+}
+
+// acc += F R for a warp: F (16 x 8 kSlices) held as accumulator fragments frag[j] (columns 8j .. 8j + 7),
+// R the 8 kSlices rows of a shared tile (`stride` floats apart) and 8 kTiles columns, acc[n] the
+// accumulator fragment of R's columns 8n .. 8n + 7. P V in the forward pass, P^T dO and dS^T Q in the
+// backward.
+template <int kSlices, int kTiles>
+__device__ void add_product_from_accumulators(const float (&frag)[kSlices][4], const float* rows, int stride,
+                                              int g, int t, float (&acc)[kTiles][4]) {
+#pragma unroll
+  for (int j = 0; j < kSlices; ++j) {
+    float a[4];
+    a_from_accumulator(frag[j], a);
+    const SplitFragment<4> part(a);
+#pragma unroll
+    for (int n = 0; n < kTiles; ++n) {
+      float b[2];
+      b_from_columns(rows + 8 * j * stride + 8 * n, stride, g, t, b);
+      mma_3xtf32(acc[n], part, SplitFragment<2>(b));
+    }
+  }
+}
+
+// Starts a 16-byte copy from global to shared memory that bypasses the registers (and L1).
+__device__ __forceinline__ void copy_async_16(float* shared_to, const float* from) {
+  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(shared_to));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(from) : "memory");
+}
+
+// Closes this thread's copies started since the last commit into one group.
+__device__ __forceinline__ void commit_copies() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+// Waits until at most `kPending` of this thread's commit groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Starts copying rows first .. first + kRows - 1 of an [n, D] matrix into a shared tile of rows `stride`
+// floats apart, by a block of kThreads (16 bytes a copy, no registers on the way); zeros past row n.
+template <int D, int kRows, int kThreads>
+__device__ void copy_rows_async(float* tile, int stride, const float* src, int first, int n) {
+  constexpr int kVectors = D / 4;
+  for (int i = threadIdx.x; i < kRows * kVectors; i += kThreads) {
+    const int row = i / kVectors, col = i % kVectors * 4;
+    float* to = tile + row * stride + col;
+    if (first + row < n)
+      copy_async_16(to, src + static_cast<size_t>(first + row) * D + col);
+    else
+      *reinterpret_cast<float4*>(to) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+}
+
+}  // namespace
