@@ -3,7 +3,7 @@
 // significand bits, too few for these puzzles' tolerances, so each operand x is split into big = x
 // rounded to tf32 and small = x - big (its next bits), and a * b is summed as big_a * big_b +
 // big_a * small_b + small_a * big_b: three mma.sync for each product, with an error near fp32's
-// (small_a * small_b, left out, is below 2^-21 of a * b). torch's fp32 scaled_dot_product_attention does
+// (small_a * small_b, left out, is at most 2^-22 of a * b). torch's fp32 scaled_dot_product_attention does
 // the same on sm_80 and later (CUTLASS's OpMultiplyAddFastF32 in its memory-efficient kernels). Puzzle 7
 // teaches mma.sync and its fragments.
 #pragma once
@@ -38,7 +38,7 @@ struct SplitFragment {
   }
 };
 
-// c += a * b at fp32 accuracy: the two small cross terms first, then big * big.
+// c += a * b at fp32 accuracy: the two small cross terms first, then big * big, as CUTLASS orders them.
 __device__ __forceinline__ void mma_3xtf32(float (&c)[4], const SplitFragment<4>& a,
                                            const SplitFragment<2>& b) {
   mma_tf32(c, a.small, b.big);
