@@ -68,3 +68,22 @@ TEST_CASE("an asm statement the simulator does not model is an error that names 
             .size() == 1);  // wrong operand counts
   CHECK(translation_errors("#define MMA asm volatile(\"cp.async.commit_group;\")\n").size() == 1);
 }
+
+TEST_CASE(
+    "tf32 mma: m16n8k8 with 4 A and 2 B registers is modelled; k16, 16-bit counts or mixed types are not") {
+  CHECK(translation_errors("asm(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+                           "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\" : \"+f\"(c0), \"+f\"(c1), \"+f\"(c2), "
+                           "\"+f\"(c3) : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1));")
+            .empty());
+  for (const char* op :
+       {// tf32 exists as m16n8k4 and m16n8k8 only; the simulator models k8
+        "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};",
+        // a bf16 m16n8k8's register counts with tf32 operands
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};",
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};"}) {
+    CAPTURE(op);
+    CHECK(translation_errors(std::string("asm(\"") + op + "\" :: \"r\"(x));").size() == 1);
+  }
+}
