@@ -28,8 +28,9 @@ namespace tensor_cores {
 
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
-constexpr int kKeys = 64;              // a block's keys, 16 per warp
-constexpr int kQueries = 64;           // queries per step of the walk (register_tiles.cuh's kTileQueries)
+constexpr int kKeys = 64;     // a block's keys, 16 per warp
+constexpr int kQueries = 64;  // queries per step of the walk (register_tiles.cuh's kTileQueries)
+static_assert(kQueries == kTileQueries, "first_query_tile() counts the walk's steps in kTileQueries");
 constexpr int kSlices = kQueries / 8;  // 8-query slices of S^T and dP^T per warp
 constexpr float kLog2e = 1.4426950408889634f;
 
