@@ -76,16 +76,13 @@ __device__ void scores_and_dp(const Tiles<D>& t, int warp_key, int g, int lane_t
 template <int D>
 __device__ void probabilities(const Tiles<D>& t, const BackwardArgs& args, int q0, int key0, int g,
                               int lane_t, float (&s)[kSlices][4], float (&dp)[kSlices][4]) {
-  const int causal_offset = args.n_k - args.n_q;  // bottom-right alignment: query i sees keys <= i + offset
   const float score_factor = args.scale * kLog2e;
 #pragma unroll
   for (int j = 0; j < kSlices; ++j)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int r = 8 * j + 2 * lane_t + i % 2, query = q0 + r, key = key0 + g + 8 * (i / 2);
-      const bool visible =
-          query < args.n_q && key < args.n_k && (!args.causal || key <= query + causal_offset);
-      const float p = visible ? exp2f(fmaf(s[j][i], score_factor, -t.lse[r])) : 0.0f;
+      const float p = args.sees(query, key) ? exp2f(fmaf(s[j][i], score_factor, -t.lse[r])) : 0.0f;
       s[j][i] = p;
       dp[j][i] = args.scale * p * (dp[j][i] - t.delta[r]);
     }

@@ -219,7 +219,6 @@ __global__ void __launch_bounds__(kThreads, 1) flash_bwd_kernel(BackwardArgs arg
   // kHalf + dim0); their keys (phase 3) or queries (phase 4) are 8 (or 4) consecutive ones from key0
   // (query0).
   const int key0 = threadIdx.x % 128 / 16 * 8, query0 = threadIdx.x / 16 * 4, dim0 = threadIdx.x % 16 * 4;
-  const int causal_offset = args.n_k - args.n_q;  // query i sees keys <= i + offset
 
   load_rows<D, kTileKeys>(t.k, args.k + k_head * D, k0, args.n_k);
   load_rows<D, kTileKeys>(t.v, args.v + k_head * D, k0, args.n_k);
@@ -261,10 +260,8 @@ __global__ void __launch_bounds__(kThreads, 1) flash_bwd_kernel(BackwardArgs arg
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
           const int c = tk + 8 * j, key = k0 + c;
-          const bool visible =
-              query < args.n_q && key < args.n_k && (!args.causal || key <= query + causal_offset);
           const float exp_s = __expf(args.scale * s[i][j] - lse);  // inf if lse = -inf
-          const float p_rc = visible ? exp_s : 0.0f;
+          const float p_rc = args.sees(query, key) ? exp_s : 0.0f;
           const float ds_rc = args.scale * p_rc * (dp[i][j] - delta);
           p[r][c] = p_rc;
           ds[r][c] = ds_rc;

@@ -31,6 +31,12 @@ struct BackwardArgs {
   int n_q, n_k;
   float scale;
   bool causal;
+
+  // Whether the query sees the key: both exist, and under the causal mask (bottom-right aligned: query
+  // i sees keys <= i + n_k - n_q) the key is not after the query.
+  __device__ bool sees(int query, int key) const {
+    return query < n_q && key < n_k && (!causal || key <= query + (n_k - n_q));
+  }
 };
 
 template <int D>
@@ -140,16 +146,13 @@ __device__ void scores_and_dp(const Tiles<D>& t, int qr, int kc, float s[kPerThr
 template <int D>
 __device__ void probabilities(Tiles<D>& t, const BackwardArgs& args, int q0, int k0, int qr, int kc,
                               const float s[kPerThread][kPerThread], const float dp[kPerThread][kPerThread]) {
-  const int causal_offset = args.n_k - args.n_q;  // bottom-right alignment: query i sees keys <= i + offset
 #pragma unroll
   for (int a = 0; a < kPerThread; ++a) {
     const int r = qr + kSide * a, query = q0 + r;
 #pragma unroll
     for (int b = 0; b < kPerThread; ++b) {
       const int j = kc + kSide * b, key = k0 + j;
-      const bool visible =
-          query < args.n_q && key < args.n_k && (!args.causal || key <= query + causal_offset);
-      const float p = visible ? __expf(args.scale * s[a][b] - t.lse[r]) : 0.0f;
+      const float p = args.sees(query, key) ? __expf(args.scale * s[a][b] - t.lse[r]) : 0.0f;
       const float ds = args.scale * p * (dp[a][b] - t.delta[r]);
       t.p[r][j] = p;
       t.ds_t[j][r] = ds;
