@@ -1,8 +1,9 @@
 // Puzzle 4 · 2D-blocked softmax — version 2: row groups sized to the row, long rows split across blocks.
 // Over 1_clear.cu: a row's group of lanes grows with the row (1 to 1024 lanes, 16 values each in
-// registers), so x is read from memory once when the row fits; the group agrees on the max, then the sum
-// (two plain reductions, fewer registers than merging pairs); rows longer than 32768 columns go to
-// puzzle 3's split_rows.cuh, which spreads their chunks over the whole GPU.
+// registers), so x is read from memory once when the row fits; groups of up to a warp load and store
+// 16-byte pieces; the group agrees on the max, then the sum (two plain reductions, fewer registers than
+// merging pairs); rows longer than 32768 columns go to puzzle 3's split_rows.cuh, which spreads their
+// chunks over the whole GPU.
 // The spec is in the stub, 04_blocked_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // Rows of up to 32768 columns: a group of `lanes` consecutive threads owns one row, and a block is a tile
@@ -10,8 +11,10 @@
 // registers hold the whole row at kCached values per lane: 2 lanes for a 32-column row (a warp then works
 // on 16 rows), 8 for 128 columns; a group wider than a warp is a block of its own, up to 1024 lanes for
 // 16384 columns.
-//   1. Each lane loads its first kCached columns into registers. Columns beyond those (rows longer than
-//      16384) it folds into a running (max, sum) as it streams them: puzzle 3's online recurrence.
+//   1. Each lane loads its first kCached columns into registers, in pieces of 4 consecutive columns (one
+//      16-byte load each) where the rows allow and the group is at most a warp. Columns beyond those (rows
+//      longer than 16384) it folds into a running (max, sum) as it streams them: puzzle 3's online
+//      recurrence.
 //   2. The group agrees on the row's max M (a max reduction), then on its sum (each lane adds
 //      exp(x - M) of its registers and its running sum rescaled to M): two plain reductions, cheaper in
 //      registers than merging (max, sum) pairs, and registers are what decide how many warps fit.
@@ -25,6 +28,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "../../03_online_softmax/solutions/split_rows.cuh"
 
@@ -70,29 +74,57 @@ __device__ float exp_minus(float a, float b) {
   return a == -INFINITY ? 0.0f : __expf(a - b);
 }
 
+// Lane `lane` of a group of `lanes` owns the row's pieces lane, lane + lanes, ...: kVec consecutive
+// columns each, one load or store (kVec = 4: 16 bytes, when every row starts 16-byte aligned; 1
+// otherwise). A warp's load of piece k then covers whole 32-byte sectors of consecutive rows.
+template <int kVec>
+struct Pieces {
+  static constexpr int kPerLane = kCached / kVec;
+
+  // The piece's values, or -inf past the row's end or the matrix's (it changes neither max nor sum).
+  __device__ static void load(const float* row_x, int c, bool in_matrix, int cols, float* v) {
+    if (!in_matrix || c >= cols) {
+      for (int i = 0; i < kVec; ++i) v[i] = -INFINITY;
+    } else if constexpr (kVec == 4) {  // cols % 4 == 0: a piece is wholly in the row or wholly past it
+      const float4 q = *reinterpret_cast<const float4*>(row_x + c);
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+      v[0] = row_x[c];
+    }
+  }
+  __device__ static void store(float* row_y, int c, int cols, const float* v) {
+    if (c >= cols) return;
+    if constexpr (kVec == 4) {
+      *reinterpret_cast<float4*>(row_y + c) = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+      row_y[c] = v[0];
+    }
+  }
+};
+
 // A row wider than a warp has a block of up to 1024 threads to itself; two such blocks per SM hide one's
 // reductions behind the other's loads, which needs at most 32 registers a thread (kMinBlocks = 2).
 // Narrow groups run in blocks of 256 and keep the registers the compiler wants (measured: faster).
-template <int kMaxThreads, int kMinBlocks>
+template <int kVec, int kMaxThreads, int kMinBlocks>
 __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     blocked_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int rows, int cols,
                            int lanes) {
+  using Row = Pieces<kVec>;
   const int lane = threadIdx.x % lanes;
   const int row = blockIdx.x * (blockDim.x / lanes) + threadIdx.x / lanes;
   const bool in_matrix = row < rows;  // the last tile may hang past the last row
   const float* row_x = x + static_cast<size_t>(row) * cols;
   float* row_y = y + static_cast<size_t>(row) * cols;
   const int cached_cols = kCached * lanes;
+  auto column = [&](int k) { return (lane + k * lanes) * kVec; };  // the first column of the lane's piece k
 
-  // 1. Lane l owns columns l, l + lanes, ...: each load instruction of a warp covers whole 32-byte
-  // sectors of consecutive rows, so every byte fetched is used. -inf pads: it changes neither max nor sum.
+  // 1. The lane's kCached columns, all loads in flight at once.
   float v[kCached];
   float lane_max = -INFINITY;
 #pragma unroll
-  for (int k = 0; k < kCached; ++k) {
-    const int c = lane + k * lanes;
-    v[k] = in_matrix && c < cols ? row_x[c] : -INFINITY;
-    lane_max = fmaxf(lane_max, v[k]);
+  for (int k = 0; k < Row::kPerLane; ++k) {
+    Row::load(row_x, column(k), in_matrix, cols, v + k * kVec);
+    for (int i = 0; i < kVec; ++i) lane_max = fmaxf(lane_max, v[k * kVec + i]);
   }
   float stream_max = -INFINITY, stream_sum = 0.0f;  // online (max, sum) of the columns past the registers
   for (int tile = cached_cols; tile < cols; tile += kStream * lanes) {
@@ -123,10 +155,9 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
 
     // 3.
 #pragma unroll
-  for (int k = 0; k < kCached; ++k) {
-    const int c = lane + k * lanes;
-    if (c < cols) row_y[c] = v[k] * inv_sum;
-  }
+  for (int k = 0; k < kCached; ++k) v[k] *= inv_sum;
+#pragma unroll
+  for (int k = 0; k < Row::kPerLane; ++k) Row::store(row_y, column(k), cols, v + k * kVec);
   for (int c = cached_cols + lane; c < cols; c += lanes) row_y[c] = __expf(row_x[c] - row_max) * inv_sum;
 }
 
@@ -139,13 +170,20 @@ void blocked_softmax(const float* x, float* y, int rows, int cols) {
   }
   int lanes = 1;
   while (lanes < kMaxLanes && lanes * kCached < cols) lanes *= 2;
-  // A group wider than a warp gets a block of its own (group_reduce relies on it).
-  const int threads = lanes > kWarp ? lanes : kMinBlockThreads;
-  const int rows_per_block = threads / lanes;
+  if (lanes > kWarp) {  // a block of its own (group_reduce relies on it)
+    blocked_softmax_kernel<1, kMaxLanes, 2><<<rows, lanes>>>(x, y, rows, cols, lanes);
+    return;
+  }
+  const int rows_per_block = kMinBlockThreads / lanes;
   const int blocks = (rows + rows_per_block - 1) / rows_per_block;
-  if (lanes > kWarp) {
-    blocked_softmax_kernel<kMaxLanes, 2><<<blocks, threads>>>(x, y, rows, cols, lanes);
+  // 16-byte pieces need every row to start on a 16-byte boundary: cols a multiple of 4, aligned x, y.
+  // Only narrow groups take them: under the wide kernel's 32 registers they spill (measured on an H200:
+  // 65536x128 from 2954 to 3345 GB/s, and nothing to gain on rows that one block holds).
+  const bool aligned =
+      cols % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && reinterpret_cast<uintptr_t>(y) % 16 == 0;
+  if (aligned) {
+    blocked_softmax_kernel<4, kMinBlockThreads, 1><<<blocks, kMinBlockThreads>>>(x, y, rows, cols, lanes);
   } else {
-    blocked_softmax_kernel<kMinBlockThreads, 1><<<blocks, threads>>>(x, y, rows, cols, lanes);
+    blocked_softmax_kernel<1, kMinBlockThreads, 1><<<blocks, kMinBlockThreads>>>(x, y, rows, cols, lanes);
   }
 }
