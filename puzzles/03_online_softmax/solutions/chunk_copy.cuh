@@ -4,6 +4,9 @@
 #pragma once
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
+
+#include <cstdint>
+
 #ifdef __CUDACC__  // nvcc; the simulator has no copy engine and takes cp.async (see stage_copier)
 #include <cuda/barrier>
 #endif
@@ -15,6 +18,34 @@ namespace online {
 constexpr int kChunkThreads = 256;
 constexpr int kChunkCols = 8192;  // 32 KiB: 8 pieces of 4 columns per thread
 constexpr int kChunkStages = 2;   // chunks a block holds in shared memory: 64 KiB
+
+// Columns c .. c + kVec - 1 of `row` as one access (kVec = 4: 16 bytes, so row + c must be 16-byte
+// aligned), or -inf when the piece is not `inside` (past a row's end: -inf changes neither max nor sum).
+// Puzzle 4's version 2 uses them too.
+template <int kVec>
+__device__ void load_piece(const float* row, int c, bool inside, float* v) {
+  if (!inside) {
+    for (int i = 0; i < kVec; ++i) v[i] = -INFINITY;
+  } else if constexpr (kVec == 4) {
+    const float4 q = *reinterpret_cast<const float4*>(row + c);
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else {
+    v[0] = row[c];
+  }
+}
+template <int kVec>
+__device__ void store_piece(float* row, int c, const float* v) {
+  if constexpr (kVec == 4) {
+    *reinterpret_cast<float4*>(row + c) = make_float4(v[0], v[1], v[2], v[3]);
+  } else {
+    row[c] = v[0];
+  }
+}
+// Whether every row of x and y (rows of `cols` floats) starts 16-byte aligned: pieces of 4 then fit.
+inline bool rows_take_pieces_of_4(const float* x, const float* y, int cols) {
+  return cols % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
+         reinterpret_cast<uintptr_t>(y) % 16 == 0;
+}
 
 // A chunk's columns in pieces of kVec consecutive floats (kVec = 4: 16-byte copies and accesses, for
 // rows whose every chunk starts 16-byte aligned; 1 otherwise). Thread t owns pieces t, t + 256, ...:
@@ -36,14 +67,7 @@ struct ChunkPieces {
 
   // Piece k of `stage`; -inf past the chunk's end, which changes neither max nor sum.
   __device__ static void load(const float* stage, int k, int length, float (&v)[kVec]) {
-    if (column(k) >= length) {
-      for (float& value : v) value = -INFINITY;
-    } else if constexpr (kVec == 4) {
-      const float4 q = *reinterpret_cast<const float4*>(stage + column(k));
-      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-    } else {
-      v[0] = stage[column(k)];
-    }
+    load_piece<kVec>(stage, column(k), column(k) < length, v);
   }
 
   __device__ static MaxSum fold(const float* stage, int length) {
@@ -70,11 +94,7 @@ struct ChunkPieces {
       float v[kVec];
       load(stage, k, length, v);
       for (float& value : v) value = __expf(value - total.m) * inv_s;
-      if constexpr (kVec == 4) {
-        *reinterpret_cast<float4*>(chunk_y + column(k)) = make_float4(v[0], v[1], v[2], v[3]);
-      } else {
-        chunk_y[column(k)] = v[0];
-      }
+      store_piece<kVec>(chunk_y, column(k), v);
     }
   }
 };

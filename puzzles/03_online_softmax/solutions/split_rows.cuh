@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 
 #include "chunk_copy.cuh"
 #include "online_pair.cuh"
@@ -243,9 +242,7 @@ inline void split_row_softmax(const float* x, float* y, int rows, int cols) {
   ChunkScratch scratch;
   if (!chunk_scratch(chunks, scratch)) return;  // the failed call is the error the caller sees
   // 16-byte pieces need every chunk to start on a 16-byte boundary: cols a multiple of 4, aligned x, y.
-  const bool aligned =
-      cols % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && reinterpret_cast<uintptr_t>(y) % 16 == 0;
-  if (aligned) {
+  if (rows_take_pieces_of_4(x, y, cols)) {
     launch_chunks<4>(x, y, cols, chunks_per_row, chunks, scratch);
   } else {
     launch_chunks<1>(x, y, cols, chunks_per_row, chunks, scratch);

@@ -28,7 +28,6 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
-#include <cstdint>
 
 #include "../../03_online_softmax/solutions/split_rows.cuh"
 
@@ -74,34 +73,6 @@ __device__ float exp_minus(float a, float b) {
   return a == -INFINITY ? 0.0f : __expf(a - b);
 }
 
-// Lane `lane` of a group of `lanes` owns the row's pieces lane, lane + lanes, ...: kVec consecutive
-// columns each, one load or store (kVec = 4: 16 bytes, when every row starts 16-byte aligned; 1
-// otherwise). A warp's load of piece k then covers whole 32-byte sectors of consecutive rows.
-template <int kVec>
-struct Pieces {
-  static constexpr int kPerLane = kCached / kVec;
-
-  // The piece's values, or -inf past the row's end or the matrix's (it changes neither max nor sum).
-  __device__ static void load(const float* row_x, int c, bool in_matrix, int cols, float* v) {
-    if (!in_matrix || c >= cols) {
-      for (int i = 0; i < kVec; ++i) v[i] = -INFINITY;
-    } else if constexpr (kVec == 4) {  // cols % 4 == 0: a piece is wholly in the row or wholly past it
-      const float4 q = *reinterpret_cast<const float4*>(row_x + c);
-      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-    } else {
-      v[0] = row_x[c];
-    }
-  }
-  __device__ static void store(float* row_y, int c, int cols, const float* v) {
-    if (c >= cols) return;
-    if constexpr (kVec == 4) {
-      *reinterpret_cast<float4*>(row_y + c) = make_float4(v[0], v[1], v[2], v[3]);
-    } else {
-      row_y[c] = v[0];
-    }
-  }
-};
-
 // A row wider than a warp has a block of up to 1024 threads to itself; two such blocks per SM hide one's
 // reductions behind the other's loads, which needs at most 32 registers a thread (kMinBlocks = 2).
 // Narrow groups run in blocks of 256 and keep the registers the compiler wants (measured: faster).
@@ -109,21 +80,24 @@ template <int kVec, int kMaxThreads, int kMinBlocks>
 __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
     blocked_softmax_kernel(const float* __restrict__ x, float* __restrict__ y, int rows, int cols,
                            int lanes) {
-  using Row = Pieces<kVec>;
+  constexpr int kPieces = kCached / kVec;
   const int lane = threadIdx.x % lanes;
   const int row = blockIdx.x * (blockDim.x / lanes) + threadIdx.x / lanes;
   const bool in_matrix = row < rows;  // the last tile may hang past the last row
   const float* row_x = x + static_cast<size_t>(row) * cols;
   float* row_y = y + static_cast<size_t>(row) * cols;
   const int cached_cols = kCached * lanes;
+  // Lane `lane` owns the row's pieces lane, lane + lanes, ...: kVec consecutive columns each, one access
+  // (puzzle 3's load_piece and store_piece). With cols % 4 == 0 a piece is wholly in the row or past it.
+  // A warp's load of piece k covers whole 32-byte sectors of consecutive rows.
   auto column = [&](int k) { return (lane + k * lanes) * kVec; };  // the first column of the lane's piece k
 
   // 1. The lane's kCached columns, all loads in flight at once.
   float v[kCached];
   float lane_max = -INFINITY;
 #pragma unroll
-  for (int k = 0; k < Row::kPerLane; ++k) {
-    Row::load(row_x, column(k), in_matrix, cols, v + k * kVec);
+  for (int k = 0; k < kPieces; ++k) {
+    online::load_piece<kVec>(row_x, column(k), in_matrix && column(k) < cols, v + k * kVec);
     for (int i = 0; i < kVec; ++i) lane_max = fmaxf(lane_max, v[k * kVec + i]);
   }
   float stream_max = -INFINITY, stream_sum = 0.0f;  // online (max, sum) of the columns past the registers
@@ -157,7 +131,8 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
 #pragma unroll
   for (int k = 0; k < kCached; ++k) v[k] *= inv_sum;
 #pragma unroll
-  for (int k = 0; k < Row::kPerLane; ++k) Row::store(row_y, column(k), cols, v + k * kVec);
+  for (int k = 0; k < kPieces; ++k)
+    if (column(k) < cols) online::store_piece<kVec>(row_y, column(k), v + k * kVec);
   for (int c = cached_cols + lane; c < cols; c += lanes) row_y[c] = __expf(row_x[c] - row_max) * inv_sum;
 }
 
@@ -176,12 +151,9 @@ void blocked_softmax(const float* x, float* y, int rows, int cols) {
   }
   const int rows_per_block = kMinBlockThreads / lanes;
   const int blocks = (rows + rows_per_block - 1) / rows_per_block;
-  // 16-byte pieces need every row to start on a 16-byte boundary: cols a multiple of 4, aligned x, y.
-  // Only narrow groups take them: under the wide kernel's 32 registers they spill (measured on an H200:
-  // 65536x128 from 2954 to 3345 GB/s, and nothing to gain on rows that one block holds).
-  const bool aligned =
-      cols % 4 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && reinterpret_cast<uintptr_t>(y) % 16 == 0;
-  if (aligned) {
+  // Only narrow groups take 16-byte pieces: under the wide kernel's 32 registers they spill (measured on an
+  // H200: 65536x128 from 2954 to 3345 GB/s, and nothing to gain on rows that one block holds).
+  if (online::rows_take_pieces_of_4(x, y, cols)) {
     blocked_softmax_kernel<4, kMinBlockThreads, 1><<<blocks, kMinBlockThreads>>>(x, y, rows, cols, lanes);
   } else {
     blocked_softmax_kernel<1, kMinBlockThreads, 1><<<blocks, kMinBlockThreads>>>(x, y, rows, cols, lanes);

@@ -28,10 +28,9 @@ namespace tensor_cores {
 
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
-constexpr int kKeys = 64;     // a block's keys, 16 per warp
-constexpr int kQueries = 64;  // queries per step of the walk (register_tiles.cuh's kTileQueries)
-static_assert(kQueries == kTileQueries, "first_query_tile() counts the walk's steps in kTileQueries");
-constexpr int kSlices = kQueries / 8;  // 8-query slices of S^T and dP^T per warp
+constexpr int kKeys = kTileKeys;        // a block's keys, 16 per warp (launch_main's grid counts in these)
+constexpr int kQueries = kTileQueries;  // queries per step of the walk (first_query_tile() counts in these)
+constexpr int kSlices = kQueries / 8;   // 8-query slices of S^T and dP^T per warp
 constexpr float kLog2e = 1.4426950408889634f;
 
 template <int D>
@@ -181,10 +180,7 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(Ba
 
 template <int D>
 void launch(const BackwardArgs& args, int bh) {
-  const int bytes = sizeof(Tiles<D>);
-  cudaFuncSetAttribute(tensor_cores::flash_bwd_kernel<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  const dim3 grid((args.n_k + kKeys - 1) / kKeys, bh);
-  tensor_cores::flash_bwd_kernel<D><<<grid, kThreads, bytes>>>(args);  // qualified: ADL finds version 2's too
+  launch_main<Tiles<D>, kThreads>(flash_bwd_kernel<D>, args, bh);
 }
 
 }  // namespace tensor_cores

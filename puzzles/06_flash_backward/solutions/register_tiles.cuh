@@ -278,13 +278,13 @@ __global__ void delta_kernel(const float* o, const float* dout, float* delta, in
   if (lane == 0) delta[warp] = sum;
 }
 
-// One block per (tile of 64 keys, head), kThreads threads, a SharedTiles of shared memory.
-template <class SharedTiles>
+// One block per (tile of 64 keys, head), kBlockThreads threads, a SharedTiles of shared memory.
+template <class SharedTiles, int kBlockThreads = kThreads>
 void launch_main(void (*kernel)(BackwardArgs), const BackwardArgs& args, int bh) {
   const int bytes = sizeof(SharedTiles);
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   const dim3 grid((args.n_k + kTileKeys - 1) / kTileKeys, bh);
-  kernel<<<grid, kThreads, bytes>>>(args);
+  kernel<<<grid, kBlockThreads, bytes>>>(args);
 }
 
 // The main kernel at d = 16, 32, 64 or 128.
