@@ -1,5 +1,6 @@
 // What a short pass can reach: a device-to-device cudaMemcpy of 16 MB and a float4 copy kernel, beside puzzle
-// 1's fastest solution on 4096 x 1024 (16 MB each way), and the 1 GiB copy that `puzzle bench` divides by.
+// 1's fastest solution on 4096 x 1024 (16 MB each way), and the 1 GiB copy that `puzzle bench` divides by;
+// and the floor under them all, a kernel that does nothing (3 blocks per SM).
 // Timed as the bench times kernels (harness/child/bench.cpp): a busy-wait queued ahead so that the launch
 // is not timed, CUDA events, the median of 50, buffers rotated through more than 3x the L2.
 //   nvcc -O3 -arch=sm_90 baselines/short_pass_copy.cu -o short_pass_copy && ./short_pass_copy
@@ -24,6 +25,8 @@ __global__ void copy_float4(const float4* __restrict__ x, float4* __restrict__ y
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n) y[i] = x[i];
 }
+
+__global__ void do_nothing() {}
 
 // Median time of `launch(x, y)` over 50 runs, each on the next of the buffer pairs.
 template <class Launch>
@@ -81,6 +84,9 @@ int main() {
            copy_float4<<<(n + 255) / 256, 256>>>(reinterpret_cast<const float4*>(x),
                                                  reinterpret_cast<float4*>(y), n);
          }));
+  const double empty_us =
+      median_us(xs, ys, [&](float*, float*) { do_nothing<<<3 * prop.multiProcessorCount, 256>>>(); });
+  std::printf("%-40s %8.2f us\n", "a kernel that does nothing", empty_us);
   report("puzzle 1, 3_warp_rows.cu, 4096 x 1024", bytes,
          median_us(xs, ys, [&](float* x, float* y) { row_softmax(x, y, rows, cols); }));
   const cudaError_t error = cudaDeviceSynchronize();
