@@ -4,7 +4,8 @@
 // columns of O (at d = 128, 64 FMAs per 16 floats, where 4 rows do 32 per 12); K and V copied by
 // cp.async, straight into shared memory, V landing while the scores are computed.
 // The spec is in the stub, 05_flash_forward.cu; the walk-through is the puzzle's docs page; what it
-// shares with version 2 (the two products, the online step, the end of a row) is in forward_tiles.cuh.
+// shares with version 2 (the two products, the online step, the end of a row) is in forward_tiles.cuh,
+// and the cp.async copy of a tile's rows, shared with version 4, in async_rows.cuh.
 //
 // Thread (ty, tx), ty = 0..7 and tx = 0..15, owns rows ty, ty + 8, ..., ty + 56 of the block, so that a
 // warp's two half-warps read rows one apart, in different banks (rows 8 apart, 8 * 33 float4s, would
@@ -13,10 +14,9 @@
 //   2. S = Q K^T: 8 rows x 4 keys per thread, float4 reads along d;
 //   3. the online step of each of its 8 rows (forward_tiles.cuh), P into K's space;
 //   4. wait for V's copy, then O += P V: 8 rows x d/16 columns per thread.
-// Registers: at d = 128 the 64 accumulators, 32 scores and the operands take 215 a thread, so 2 blocks
+// Registers: at d = 128 the 64 accumulators, 32 scores and the operands take 213 a thread, so 2 blocks
 // (8 warps) share an SM; that, and the shared memory (100 KB a block), is the occupancy.
-#include <cuda_pipeline.h>
-
+#include "async_rows.cuh"
 #include "forward_tiles.cuh"
 
 namespace {
@@ -30,22 +30,6 @@ using Rows = ThreadRows<kRowsPerThread, 1, kGroups>;  // rows ty + 8r
 // and read float4s of them from different bank groups.
 template <int D>
 using Tiles = SharedTiles<D, kKeys + 16>;
-
-// Starts copying rows first .. first + kKeys - 1 of an [n, D] matrix into a tile of `stride` (16 bytes a
-// copy, no registers on the way), as one batch; zeros past row n.
-template <int D>
-__device__ void copy_rows_async(float* tile, int stride, const float* src, int first, int n) {
-  constexpr int kVectors = D / 4;
-  for (int i = threadIdx.x; i < kKeys * kVectors; i += kThreads) {
-    const int row = i / kVectors, col = i % kVectors * 4;
-    if (first + row < n)
-      __pipeline_memcpy_async(tile + row * stride + col, src + static_cast<size_t>(first + row) * D + col,
-                              sizeof(float4));
-    else
-      *reinterpret_cast<float4*>(tile + row * stride + col) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  }
-  __pipeline_commit();
-}
 
 // Up to d = 64 a thread needs at most 168 registers, so that 3 blocks (12 warps) share an SM.
 template <int D>
@@ -66,8 +50,10 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 3 : 1)
 
   for (int first_key = 0; first_key < key_end; first_key += kKeys) {
     __syncthreads();  // the last tile's P (in K's space) and V are read: both may be overwritten
-    copy_rows_async<D>(t.k, t.kStride, k, first_key, n_k);
-    copy_rows_async<D>(t.v, D, v, first_key, n_k);
+    copy_rows_async<D, kKeys, kThreads>(t.k, t.kStride, k, first_key, n_k);
+    __pipeline_commit();
+    copy_rows_async<D, kKeys, kThreads>(t.v, D, v, first_key, n_k);
+    __pipeline_commit();
     __pipeline_wait_prior(1);  // this thread's copies of K have landed (V's may not have)
     __syncthreads();           // and every thread's
 

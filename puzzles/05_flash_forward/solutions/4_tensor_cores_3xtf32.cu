@@ -16,6 +16,7 @@
 //   5. every warp done with V: start copying the next tile's V.
 // Shared memory: Q, K and V tiles of 64 rows, D + 4 floats apart, so that every fragment read (rows g,
 // columns t) hits 32 distinct banks; 101 KB at d = 128, 2 blocks an SM.
+#include "async_rows.cuh"
 #include "forward_tiles.cuh"
 #include "three_tf32.cuh"
 
@@ -39,7 +40,7 @@ struct Tiles {
 template <int D>
 __device__ void copy_keys_async(float* tile, const float* src, int first, int n) {
   copy_rows_async<D, kKeys, kThreads>(tile, Tiles<D>::kStride, src, first, n);
-  commit_copies();
+  __pipeline_commit();
 }
 
 // The warp's 16 x 64 scores of the tile, S = Q K^T (base-2 units: Q carries scale * log2(e)).
@@ -117,8 +118,8 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 4 : 2)
 
   for (int first_key = 0; first_key < key_end; first_key += kKeys) {
     const bool more = first_key + kKeys < key_end;
-    wait_copies<1>();  // this thread's K copies have landed (in flight: V's)
-    __syncthreads();   // and every thread's; Q too, on the first tile
+    __pipeline_wait_prior(1);  // this thread's K copies have landed (in flight: V's)
+    __syncthreads();           // and every thread's; Q too, on the first tile
 
     float s[kKeySlices][4];
     tile_scores<D>(t, warp_row, g, lane_t, s);
@@ -126,7 +127,7 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 4 : 2)
     if (more)
       copy_keys_async<D>(t.k, k, first_key + kKeys, n_k);
     else
-      commit_copies();  // an empty group keeps the count
+      __pipeline_commit();  // an empty group keeps the count
 
     if (straddles(first_key, first_row, n_q, n_k, causal)) {
 #pragma unroll
@@ -139,7 +140,7 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 4 : 2)
     }
     online_step<D>(s, m, l, acc);
 
-    wait_copies<1>();  // this thread's V copies have landed (in flight: the next K's)
+    __pipeline_wait_prior(1);  // this thread's V copies have landed (in flight: the next K's)
     __syncthreads();
     add_product_from_accumulators(s, t.v, Tiles<D>::kStride, g, lane_t, acc);  // O += P V
     __syncthreads();                                                           // every warp is done with V

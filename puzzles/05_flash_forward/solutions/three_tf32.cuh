@@ -1,5 +1,5 @@
-// fp32 products on the tensor cores at fp32 accuracy (3xTF32), and the asynchronous copies that feed
-// them: what puzzle 5's version 4 and puzzle 6's version 4 share. tf32 keeps 10 of a float's 23
+// fp32 products on the tensor cores at fp32 accuracy (3xTF32): what puzzle 5's version 4 and puzzle 6's
+// version 4 share. tf32 keeps 10 of a float's 23
 // significand bits, too few for these puzzles' tolerances, so each operand x is split into big = x
 // rounded to tf32 and small = x - big (its next bits), and a * b is summed as big_a * big_b +
 // big_a * small_b + small_a * big_b: three mma.sync for each product, with an error near fp32's
@@ -104,38 +104,6 @@ __device__ void add_product_from_accumulators(const float (&frag)[kSlices][4], c
       b_from_columns(rows + 8 * j * stride + 8 * n, stride, g, t, b);
       mma_3xtf32(acc[n], part, SplitFragment<2>(b));
     }
-  }
-}
-
-// Starts a 16-byte copy from global to shared memory that bypasses the registers (and L1).
-__device__ __forceinline__ void copy_async_16(float* shared_to, const float* from) {
-  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(shared_to));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(from) : "memory");
-}
-
-// Closes this thread's copies started since the last commit into one group.
-__device__ __forceinline__ void commit_copies() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-// Waits until at most `kPending` of this thread's commit groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
-// Starts copying rows first .. first + kRows - 1 of an [n, D] matrix into a shared tile of rows `stride`
-// floats apart, by a block of kThreads (16 bytes a copy, no registers on the way); zeros past row n.
-template <int D, int kRows, int kThreads>
-__device__ void copy_rows_async(float* tile, int stride, const float* src, int first, int n) {
-  constexpr int kVectors = D / 4;
-  for (int i = threadIdx.x; i < kRows * kVectors; i += kThreads) {
-    const int row = i / kVectors, col = i % kVectors * 4;
-    float* to = tile + row * stride + col;
-    if (first + row < n)
-      copy_async_16(to, src + static_cast<size_t>(first + row) * D + col);
-    else
-      *reinterpret_cast<float4*>(to) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   }
 }
 

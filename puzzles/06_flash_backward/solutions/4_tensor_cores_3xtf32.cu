@@ -21,6 +21,7 @@
 // beside its 1500 mma); 88 KB at d = 64, 2 blocks an SM.
 // At d = 128 the same layout takes 153 KB and 255 registers a thread: one block of 4 warps an SM, too few
 // to hide the mma's latency; it ran at 57-59% of version 3's kernel's speed, so d = 128 runs that one.
+#include "../../05_flash_forward/solutions/async_rows.cuh"
 #include "../../05_flash_forward/solutions/three_tf32.cuh"
 #include "d128_tiles.cuh"
 
@@ -142,7 +143,7 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(Ba
 
   copy_rows_async<D, kKeys, kThreads>(&t.k[0][0], Tiles<D>::kStride, args.k + k_head * D, k0, args.n_k);
   copy_rows_async<D, kKeys, kThreads>(&t.v[0][0], Tiles<D>::kStride, args.v + k_head * D, k0, args.n_k);
-  commit_copies();
+  __pipeline_commit();
   float dk[D / 8][4] = {}, dv[D / 8][4] = {};
 
   for (int q0 = first_query_tile(args, k0) * kQueries; q0 < args.n_q; q0 += kQueries) {
@@ -150,14 +151,14 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(Ba
     copy_rows_async<D, kQueries, kThreads>(&t.q[0][0], Tiles<D>::kStride, args.q + q_head * D, q0, args.n_q);
     copy_rows_async<D, kQueries, kThreads>(&t.dout[0][0], Tiles<D>::kStride, args.dout + q_head * D, q0,
                                            args.n_q);
-    commit_copies();
+    __pipeline_commit();
     for (int r = threadIdx.x; r < kQueries; r += kThreads) {
       const bool inside = q0 + r < args.n_q;
       t.lse[r] = inside ? args.lse[q_head + q0 + r] * kLog2e : 0.0f;
       t.delta[r] = inside ? args.delta[q_head + q0 + r] : 0.0f;
     }
-    wait_copies<0>();  // this thread's copies have landed (K's and V's too, on the first tile)
-    __syncthreads();   // and every thread's
+    __pipeline_wait_prior(0);  // this thread's copies have landed (K's and V's too, on the first tile)
+    __syncthreads();           // and every thread's
 
     float s[kSlices][4] = {}, dp[kSlices][4] = {};
     scores_and_dp(t, warp_row, g, lane_t, s, dp);
@@ -173,7 +174,7 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(Ba
     __syncthreads();  // every warp's dS^T is stored
     add_dq(t, args, args.dq + q_head * D, q0, warp_row, g, lane_t);
   }
-  wait_copies<0>();  // a block whose keys no query sees copied K and V all the same
+  __pipeline_wait_prior(0);  // a block whose keys no query sees copied K and V all the same
   store_keys<D>(args.dk + k_head * D, k0 + warp_row, args.n_k, g, lane_t, dk);
   store_keys<D>(args.dv + k_head * D, k0 + warp_row, args.n_k, g, lane_t, dv);
 }
