@@ -32,8 +32,8 @@ ctest --test-dir "$build" --output-on-failure -j 8 >"$out/ctest.log" 2>&1
 echo "ctest exit $?" | tee -a "$out/summary.txt"
 grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/ctest.log" | tail -40 | tee -a "$out/summary.txt"
 
-for folder in puzzles/[0-9][0-9]_*/solutions; do
-  id=$(basename "$(dirname "$folder")" | cut -c1-2)
+for folder in solutions/[0-9][0-9]_*; do
+  id=$(basename "$folder" | cut -c1-2)
   for version in "$folder"/[0-9]*_*.cu; do
     name=$(basename "$version" .cu)
     step "puzzle $id: solution $name on the GPU"

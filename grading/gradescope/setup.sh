@@ -39,8 +39,8 @@ fi
 # grades will use.
 check="$(mktemp -d)"
 solutions="$(mktemp -d)"  # each puzzle's clear solution (it stands alone) under the name a submission has
-for clear in "$source_dir"/puzzles/[0-9][0-9]_*/solutions/1_clear.cu; do
-  cp "$clear" "$solutions/$(basename "$(dirname "$(dirname "$clear")")").cu"
+for clear in "$source_dir"/solutions/[0-9][0-9]_*/1_clear.cu; do
+  cp "$clear" "$solutions/$(basename "$(dirname "$clear")").cu"
 done
 PUZZLE_RESULTS_DIR="$check" PUZZLE_SUBMISSION_DIR="$solutions" \
   bash "$source_dir/grading/gradescope/run_autograder"

@@ -42,6 +42,27 @@ std::string stub_path(const PuzzleSpec& puzzle) {
   return puzzle_folder(puzzle) + "/" + folder_name(puzzle) + ".cu";
 }
 
+std::string solutions_folder(const PuzzleSpec& puzzle) {
+  return "solutions/" + folder_name(puzzle);
+}
+
+std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle, const std::filesystem::path& root) {
+  std::vector<std::pair<int, std::filesystem::path>> versions;
+  std::error_code error;  // no folder: no ladder
+  for (const auto& entry : std::filesystem::directory_iterator(root / solutions_folder(puzzle), error)) {
+    const std::string name = entry.path().filename().string();
+    const size_t digits = name.find_first_not_of("0123456789");
+    if (digits == 0 || digits == std::string::npos || name[digits] != '_' ||
+        entry.path().extension() != ".cu")
+      continue;
+    versions.emplace_back(std::stoi(name.substr(0, digits)), entry.path());
+  }
+  std::sort(versions.begin(), versions.end());
+  std::vector<std::filesystem::path> ladder;
+  for (auto& [version, path] : versions) ladder.push_back(std::move(path));
+  return ladder;
+}
+
 const PuzzleSpec* find_puzzle(int id) {
   for (const PuzzleSpec& p : all_puzzles()) {
     if (p.id == id) return &p;

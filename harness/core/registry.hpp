@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -87,10 +88,16 @@ struct PuzzleSpec {
 const std::vector<PuzzleSpec>& all_puzzles();
 // The specs as CMake found them (a generated source of harness/core/CMakeLists.txt), in any order.
 std::vector<PuzzleSpec> registered_puzzles();
-// Where a puzzle lives, relative to the repository: puzzles/01_row_softmax/ holds its stub, spec, docs
-// page and solutions.
-std::string puzzle_folder(const PuzzleSpec& puzzle);  // "puzzles/01_row_softmax"
-std::string stub_path(const PuzzleSpec& puzzle);      // "puzzles/01_row_softmax/01_row_softmax.cu"
+// Where a puzzle lives, relative to the repository: puzzles/01_row_softmax/ holds its stub, spec and docs
+// page; solutions/01_row_softmax/ its solution ladder (kept apart, so that a course can leave it out).
+std::string puzzle_folder(const PuzzleSpec& puzzle);     // "puzzles/01_row_softmax"
+std::string stub_path(const PuzzleSpec& puzzle);         // "puzzles/01_row_softmax/01_row_softmax.cu"
+std::string solutions_folder(const PuzzleSpec& puzzle);  // "solutions/01_row_softmax"
+// The versions of the puzzle's ladder under the repository `root`, in order: the files
+// <V>_<what_changes>.cu of solutions_folder() (V = 1, 2, ...; 1_clear.cu first). The headers beside them
+// (.cuh) are not versions. Empty when there is no such folder. Its CMake twin is
+// puzzle_solution_ladder() in cmake/Puzzles.cmake.
+std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle, const std::filesystem::path& root);
 const PuzzleSpec* find_puzzle(int id);
 const PuzzleSpec* find_puzzle(const std::string& id_or_slug);  // "1", "01", "row_softmax"
 

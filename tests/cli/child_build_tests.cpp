@@ -184,11 +184,11 @@ TEST_CASE("a header beside the file may hold kernels: its shared memory and laun
 }
 
 TEST_CASE("a header in a sibling folder is translated for the simulator too") {
-  // Puzzle 4's version 2 includes ../../03_online_softmax/solutions/split_rows.cuh, whose kernels use
-  // shared memory: only a translated copy runs them on the simulator.
+  // Puzzle 4's version 2 includes ../common/split_long_rows.cuh, whose kernels use shared memory: only a
+  // translated copy runs them on the simulator.
   BuildFixture f;
   write_atomically(f.dir.path() / "shared" / "kernels.cuh", kStagedCopyHeader);
-  const auto file = f.dir.path() / "solutions" / "2_fast.cu";
+  const auto file = f.dir.path() / "solutions" / "2_staged_copy.cu";
   write_atomically(
       file, "#include \"../shared/kernels.cuh\"\nvoid " + function_name(f.spec.signature) +
                 "(const float* x, float* y, int rows, int cols) { launch_copy(x, y, rows * cols); }\n");
@@ -198,10 +198,10 @@ TEST_CASE("a header in a sibling folder is translated for the simulator too") {
   CHECK(built.info.ok);
 }
 
-TEST_CASE("the solution ladder is found in the puzzle's folder, by version, the clear one first") {
+TEST_CASE("the solution ladder is found in the puzzle's solutions folder, by version, the clear one first") {
   TempDir dir{"cli-ladder-test-"};
   const puzzle::PuzzleSpec& spec = lookup_puzzle("1");
-  const auto folder = dir.path() / "puzzles" / std::filesystem::path(spec.file).stem() / "solutions";
+  const auto folder = dir.path() / puzzle::solutions_folder(spec);
   for (const char* name : {"10_tenth.cu", "2_second.cu", "1_clear.cu", "helpers.cuh", "notes.md", "x_1.cu"})
     write_atomically(folder / name, "// a version\n");
   const auto ladder = solution_ladder(spec, dir.path());

@@ -18,12 +18,12 @@ export PUZZLE_TIME_BUDGET=400 PUZZLE_SECRET_SEED_FILE=/nonexistent
 unset PUZZLE_SECRET_SEED PUZZLE_CASE_TIMEOUT  # the hanging submission stops at its case's CPU-time limit
 
 puzzle_file() { # the file name of puzzle ID, as a submission names it: 01_row_softmax.cu
-  local folders=("$root"/puzzles/"$(printf %02d "$1")"_*/solutions)
-  echo "$(basename "$(dirname "${folders[0]}")").cu"
+  local folders=("$root"/solutions/"$(printf %02d "$1")"_*)
+  echo "$(basename "${folders[0]}").cu"
 }
 all_ids=()
-for f in "$root"/puzzles/[0-9][0-9]_*/solutions/1_clear.cu; do
-  all_ids+=("$((10#$(basename "$(dirname "$(dirname "$f")")" | cut -c1-2)))")
+for f in "$root"/solutions/[0-9][0-9]_*/1_clear.cu; do
+  all_ids+=("$((10#$(basename "$(dirname "$f")" | cut -c1-2)))")
 done
 
 fresh() { rm -rf "$staging" && mkdir -p "$staging"; }
@@ -42,7 +42,7 @@ put_kernel() { # put_kernel ID FILE: a test kernel, in kernels/pNN/ beside the h
 solution() { # the clear solution: it stands alone, as a submitted file must
   local file
   file="$(puzzle_file "$1")"
-  echo "$root/puzzles/${file%.cu}/solutions/1_clear.cu"
+  echo "$root/solutions/${file%.cu}/1_clear.cu"
 }
 stub() { local name; name="$(puzzle_file "$1")"; echo "$root/puzzles/${name%.cu}/$name"; }
 expected_status() { grep -m1 '^// expect:' "$1" | awk '{print $3}'; }

@@ -66,8 +66,7 @@ TEST_CASE("every puzzle's files and docs agree with the registry") {
   for (const PuzzleSpec& p : all_puzzles()) {
     CAPTURE(p.slug);
     const std::string stub = read(stub_path(p));
-    const std::string solution =
-        read("puzzles/" + std::filesystem::path(p.file).stem().string() + "/solutions/1_clear.cu");
+    const std::string solution = read(solutions_folder(p) + "/1_clear.cu");
     const std::string page = read(p.docs);
 
     CHECK(contains(one_line(stub), p.signature));  // the launcher the harness calls (PUZZLE_LAUNCHER)

@@ -39,6 +39,7 @@ TEST_CASE("row_softmax is described completely") {
   CHECK(p.file == "01_row_softmax.cu");
   CHECK(p.docs == "puzzles/01_row_softmax/README.md");
   CHECK(stub_path(p) == "puzzles/01_row_softmax/01_row_softmax.cu");
+  CHECK(solutions_folder(p) == "solutions/01_row_softmax");
   CHECK(p.signature == "void row_softmax(const float* x, float* y, int rows, int cols)");
   REQUIRE(p.inputs.size() == 1);
   REQUIRE(p.outputs.size() == 1);

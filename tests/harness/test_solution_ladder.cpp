@@ -1,4 +1,4 @@
-// The solution ladder of every puzzle (puzzles/NN_slug/solutions/<V>_<what_changes>.cu): a clear version
+// The solution ladder of every puzzle (solutions/NN_slug/<V>_<what_changes>.cu): a clear version
 // a learner can read and copy, then the fast ones, each saying what it changes.
 #include <doctest/doctest.h>
 
@@ -25,16 +25,10 @@ std::string read(const std::filesystem::path& file) {
   return text.str();
 }
 
-// The versions of a puzzle's ladder by number.
+// The versions of a puzzle's ladder by number, as the registry finds them.
 std::map<int, std::filesystem::path> ladder(const PuzzleSpec& p) {
-  const auto folder = kRoot / "puzzles" / std::filesystem::path(p.file).stem() / "solutions";
   std::map<int, std::filesystem::path> versions;
-  static const std::regex version(R"(([0-9]+)_[a-z0-9_]+\.cu)");
-  std::smatch match;
-  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-    const std::string name = entry.path().filename().string();
-    if (std::regex_match(name, match, version)) versions[std::stoi(match[1])] = entry.path();
-  }
+  for (const auto& file : solution_ladder(p, kRoot)) versions[std::stoi(file.filename().string())] = file;
   return versions;
 }
 
@@ -82,6 +76,43 @@ TEST_CASE("each version of a ladder says in its first lines what it changes over
       CHECK(head.find("version " + std::to_string(number)) != std::string::npos);
       if (number > 1)
         CHECK(head.find("Over " + versions.at(number - 1).filename().string()) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("every version is named for what it changes, and its kernel is in it or in a header named after it") {
+  static const std::regex vague(R"([0-9]+_(fast|faster|fastest|optimi[sz]ed|final|v[0-9]+|new)\.cu)");
+  static const std::regex local_include(R"re(#include "([^"]+)")re");
+  for (const PuzzleSpec& p : all_puzzles()) {
+    CAPTURE(p.slug);
+    for (const auto& file : solution_ladder(p, kRoot)) {
+      const std::string name = file.filename().string();
+      CAPTURE(name);
+      CHECK_FALSE(std::regex_match(name, vague));
+      const std::string text = read(file);
+      if (text.find("__global__") != std::string::npos) continue;
+      // "2_register_tiles.cu" -> "register_tiles.cuh", beside it or in solutions/common/
+      const std::string own_header = name.substr(name.find('_') + 1, name.size() - name.find('_') - 3) + "cuh";
+      bool found = false;
+      for (std::sregex_iterator it(text.begin(), text.end(), local_include), end; it != end; ++it)
+        found |= std::filesystem::path((*it)[1].str()).filename() == own_header;
+      CHECK_MESSAGE(found, name << " has no kernel of its own and includes no " << own_header);
+    }
+  }
+}
+
+TEST_CASE("what several puzzles' versions share lives in solutions/common/, not in another puzzle's folder") {
+  static const std::regex local_include(R"re(#include "([^"]+)")re");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kRoot / "solutions")) {
+    const auto ext = entry.path().extension();
+    if (ext != ".cu" && ext != ".cuh") continue;
+    CAPTURE(entry.path().string());
+    const std::string text = read(entry.path());
+    for (std::sregex_iterator it(text.begin(), text.end(), local_include), end; it != end; ++it) {
+      const std::string included = (*it)[1].str();
+      CAPTURE(included);
+      CHECK((included.find('/') == std::string::npos || included.rfind("../common/", 0) == 0));
+      CHECK(std::filesystem::exists(entry.path().parent_path() / included));
     }
   }
 }

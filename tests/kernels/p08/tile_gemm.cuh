@@ -1,10 +1,13 @@
 // Puzzle 8's test kernels: a product written differently from the solution (64 x 64 block tiles, 4 warps
 // of 32 x 32, b fragments by ldmatrix.x2), with the three things the puzzle is about as parameters:
-// the swizzle, how many cp.async groups may still be pending when a stage is read, and .trans on b.
+// the swizzle, how many cp.async groups may still be pending when a stage is read, and .trans on b. The
+// PTX wrappers are the fast solutions' (solutions/common/tensor_core_ptx.cuh) but for ldmatrix.x2.
 #pragma once
 #include <cuda_bf16.h>
 
 #include <cstdint>
+
+#include "../../../solutions/common/tensor_core_ptx.cuh"
 
 namespace tile_gemm {
 
@@ -20,17 +23,15 @@ template <bool kSwizzle>
 __device__ void copy_tile(__nv_bfloat16* tile, const __nv_bfloat16* src, int first_row, int k0, int k) {
   for (int i = threadIdx.x; i < kTile * kStep / 8; i += kThreads) {
     const int row = i / 8, col = i % 8 * 8;
-    const auto dst = static_cast<uint32_t>(__cvta_generic_to_shared(tile + place<kSwizzle>(row, col)));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
-                 "l"(src + static_cast<size_t>(first_row + row) * k + k0 + col)
-                 : "memory");
+    cp_async_16(shared_address(tile + place<kSwizzle>(row, col)),
+                src + static_cast<size_t>(first_row + row) * k + k0 + col);
   }
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  cp_async_commit();
 }
 
 template <int kPending>
 __device__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+  cp_async_wait<kPending>();
   __syncthreads();
 }
 
@@ -46,21 +47,6 @@ __device__ void ldmatrix_x2(uint32_t& r0, uint32_t& r1, const __nv_bfloat16* row
                  : "=r"(r0), "=r"(r1)
                  : "r"(address));
   }
-}
-
-__device__ void ldmatrix_x4(uint32_t r[4], const __nv_bfloat16* row) {
-  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-
-__device__ void mma(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 template <bool kSwizzle, int kPending, bool kTransB>
@@ -89,7 +75,7 @@ __global__ void kernel(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c,
         uint32_t b0, b1;  // lanes 0-15 address rows n0 + l % 8 at k chunks kk and kk + 8
         ldmatrix_x2<kTransB>(b0, b1,
                              tiles[stage][1] + place<kSwizzle>(wn + 8 * j + lane % 8, kk + lane / 8 % 2 * 8));
-        for (int i = 0; i < 2; ++i) mma(acc[i][j], fa[i], b0, b1);
+        for (int i = 0; i < 2; ++i) mma_bf16(acc[i][j], fa[i], b0, b1);
       }
     }
     __syncthreads();  // the stage is refilled two steps on

@@ -4,6 +4,6 @@
 // Right values, slow layout: the clear solution with the XOR swizzle taken out, so Q, K and V tiles are
 // plain row-major. Every ldmatrix phase reads 8 rows that start in the same 4 banks. Puzzle 9 sets no
 // bank-conflict budget, so this passes; the simulator's note says which lines conflict and how much.
-// mutant-of: puzzles/09_flash_forward_bf16/solutions/1_clear.cu
+// mutant-of: solutions/09_flash_forward_bf16/1_clear.cu
 // replace: return row * D + ((col / 8) ^ (row % 8)) * 8 + col % 8;
 // with: return row * D + col;

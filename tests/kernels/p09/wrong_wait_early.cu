@@ -5,6 +5,6 @@
 // Wrong: the wait before a tile is read lets two groups stay in flight: tile t itself may still be on its
 // way. On a GPU a race that often goes unseen; the simulator tracks every pending cp.async and names the
 // read.
-// mutant-of: puzzles/09_flash_forward_bf16/solutions/1_clear.cu
+// mutant-of: solutions/09_flash_forward_bf16/1_clear.cu
 // replace: cp_async_wait<1>();  // all but the newest group
 // with: cp_async_wait<2>();  // all but the newest group

@@ -5,6 +5,6 @@
 // K, V, dO and dS^T tiles are plain row-major: every ldmatrix phase reads 8 rows that start in the same 4
 // banks. Puzzle 10 sets no bank-conflict budget, so this passes; the simulator's note says which lines
 // conflict and how much.
-// mutant-of: puzzles/10_flash_backward_bf16/solutions/1_clear.cu
+// mutant-of: solutions/10_flash_backward_bf16/1_clear.cu
 // replace: constexpr int kPad = 8;
 // with: constexpr int kPad = 0;

@@ -3,6 +3,6 @@
 // expect-sim-cases: 1x1x1x64_causal
 // Wrong: the causal mask also hides the key on the diagonal itself (>= where > belongs): each query loses
 // the last key it sees, in every gradient.
-// mutant-of: puzzles/10_flash_backward_bf16/solutions/1_clear.cu
+// mutant-of: solutions/10_flash_backward_bf16/1_clear.cu
 // replace: const bool masked = key >= n_k || (causal && key > query + diagonal);
 // with: const bool masked = key >= n_k || (causal && key >= query + diagonal);

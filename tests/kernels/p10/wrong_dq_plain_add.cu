@@ -5,6 +5,6 @@
 // an add, a store. Blocks of other keys load the same element between this block's load and store, and
 // their shares are lost. GPU only: the simulator runs one block at a time and detects no race on global
 // memory, so there this kernel passes; wrong_dq_plain_store.cu is the deterministic version of the bug.
-// mutant-of: puzzles/10_flash_backward_bf16/solutions/1_clear.cu
+// mutant-of: solutions/10_flash_backward_bf16/1_clear.cu
 // replace: atomicAdd(&dq_accum[static_cast<size_t>(query) * D + col], acc[e / 4][e % 4]);
 // with: dq_accum[static_cast<size_t>(query) * D + col] += acc[e / 4][e % 4];

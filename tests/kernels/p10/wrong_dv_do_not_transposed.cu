@@ -5,6 +5,6 @@
 // dP^T. Those contract over d; this product contracts over the queries, and dO is stored [queries][d], so
 // B's columns must be dO's columns: .trans, as V in puzzle 9's O += P V. Each 8 x 8 block of dO arrives
 // transposed, and dV mixes queries and dimensions. dK takes the same path with .trans and is right; dQ too.
-// mutant-of: puzzles/10_flash_backward_bf16/solutions/1_clear.cu
+// mutant-of: solutions/10_flash_backward_bf16/1_clear.cu
 // replace: ldmatrix_x4_trans(b, do_tile + row * kStride + col);
 // with: ldmatrix_x4(b, do_tile + row * kStride + col);

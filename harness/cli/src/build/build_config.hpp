@@ -9,7 +9,7 @@ namespace puzzle::cli {
 
 struct BuildConfig {
   std::string version;
-  std::filesystem::path source_dir;  // the repository: puzzles/ (stubs, NN_slug/solutions/), .puzzle/
+  std::filesystem::path source_dir;  // the repository: puzzles/ (stubs), solutions/, .puzzle/
   std::filesystem::path build_dir;   // build/checks/ and build/cache/ live here
   std::filesystem::path sim_include_dir;
   std::filesystem::path sim_pch_dir;  // cuda_runtime.h (including sim_include_dir's) and its .gch

@@ -119,7 +119,7 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
   // Local headers may hold kernels too: their translations go to the same place relative to the
   // translated file, where `#include "..."` looks first. The tree under `root` (the file's folder, or
   // the nearest folder above it that holds every local header, for a header in a sibling folder such as
-  // ../../03_online_softmax/solutions/) is mirrored under dir/tree/.
+  // ../common/) is mirrored under dir/tree/.
   const std::vector<LocalHeader> headers = local_headers(source);
   const auto outside = [](const fs::path& path, const fs::path& folder) {
     const fs::path relative = path.lexically_relative(folder);

@@ -46,7 +46,7 @@ void add_check(CLI::App& app, Command& command) {
   add_seed_option(*check, o.seed, "Seed for the random inputs (printed on every run)");
   auto* solution =
       check->add_flag("--solution", o.solution,
-                      "Check the clear reference solution (NN_slug/solutions/1_clear.cu) instead of yours");
+                      "Check the clear reference solution (solutions/NN_slug/1_clear.cu) instead of yours");
   check->add_option("--file", o.file, "Check this file instead of puzzles/NN_slug/NN_slug.cu")
       ->excludes(solution);
   check->add_option("--json", o.json, "Also write a machine-readable report to this file");
@@ -75,7 +75,7 @@ void add_bench(CLI::App& app, Command& command) {
                    ->excludes(solution);
   bench
       ->add_flag("--ladder", o.ladder,
-                 "Time every version of the solution ladder (puzzles/NN_slug/solutions/), side by side")
+                 "Time every version of the solution ladder (solutions/NN_slug/), side by side")
       ->excludes(solution)
       ->excludes(file);
   bench->add_option("--json", o.json, "Also write the results to this file");

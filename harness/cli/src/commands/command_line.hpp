@@ -16,7 +16,7 @@ struct CheckOptions {
   std::string puzzle;  // as typed: "1", "01" or "row_softmax"
   BackendRequest backend = BackendRequest::automatic;
   std::optional<uint64_t> seed;  // random when absent
-  bool solution = false;  // check the clear solution (NN_slug/solutions/1_clear.cu), not puzzles/<file>
+  bool solution = false;  // check the clear solution (solutions/NN_slug/1_clear.cu), not puzzles/<file>
   std::optional<std::filesystem::path> file;
   std::optional<std::filesystem::path> json;
   std::optional<double> timeout_s;  // per case; the backend's default when absent

@@ -14,25 +14,6 @@ const PuzzleSpec& lookup_puzzle(const std::string& id_or_slug) {
   throw UsageError("no puzzle \"" + id_or_slug + "\"; the puzzles are:" + known);
 }
 
-std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle,
-                                                   const std::filesystem::path& source_dir) {
-  const auto folder = source_dir / "puzzles" / std::filesystem::path(puzzle.file).stem() / "solutions";
-  std::vector<std::pair<int, std::filesystem::path>> versions;
-  std::error_code error;  // no folder: no ladder
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    const std::string name = entry.path().filename().string();
-    const size_t digits = name.find_first_not_of("0123456789");
-    if (digits == 0 || digits == std::string::npos || name[digits] != '_' ||
-        entry.path().extension() != ".cu")
-      continue;
-    versions.emplace_back(std::stoi(name.substr(0, digits)), entry.path());
-  }
-  std::sort(versions.begin(), versions.end());
-  std::vector<std::filesystem::path> ladder;
-  for (auto& [version, path] : versions) ladder.push_back(std::move(path));
-  return ladder;
-}
-
 PuzzleSource load_source(const PuzzleSpec& puzzle, SourceKind kind, const std::filesystem::path& source_dir,
                          const std::filesystem::path& explicit_file) {
   PuzzleSource source{.kind = kind};
@@ -43,8 +24,8 @@ PuzzleSource load_source(const PuzzleSpec& puzzle, SourceKind kind, const std::f
     case SourceKind::solution: {
       const auto ladder = solution_ladder(puzzle, source_dir);
       if (ladder.empty() && explicit_file.empty())
-        throw UsageError("puzzle " + std::to_string(puzzle.id) + " has no solution in puzzles/" +
-                         std::filesystem::path(puzzle.file).stem().string() + "/solutions/");
+        throw UsageError("puzzle " + std::to_string(puzzle.id) + " has no solution in " +
+                         solutions_folder(puzzle) + "/");
       source.file = explicit_file.empty() ? ladder.front() : std::filesystem::absolute(explicit_file);
       break;
     }

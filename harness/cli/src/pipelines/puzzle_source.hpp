@@ -18,13 +18,7 @@ struct PuzzleSource {
   std::string text;
 };
 
-// The puzzle's solution ladder, puzzles/NN_slug/solutions/<V>_<what_changes>.cu, by version V: the clear
-// solution first (1_clear.cu), the fastest last. Found in the folder, so a new version needs no list;
-// empty if there is none.
-std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle,
-                                                   const std::filesystem::path& source_dir);
-
-// puzzles/NN_slug/<file>, the clear solution or `explicit_file`, read now; a solution with an `explicit_file` is
+// puzzles/NN_slug/<file>, the clear solution (solutions/NN_slug/1_clear.cu) or `explicit_file`, read now; a solution with an `explicit_file` is
 // that version of the ladder. UsageError if it cannot be read.
 PuzzleSource load_source(const PuzzleSpec& puzzle, SourceKind kind, const std::filesystem::path& source_dir,
                          const std::filesystem::path& explicit_file = {});

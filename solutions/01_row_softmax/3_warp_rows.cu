@@ -4,7 +4,7 @@
 // are warp shuffles only: no shared memory and no __syncthreads(), so a warp that has its row goes on to
 // its exp and stores while others still load. Loads and stores are marked streaming (__ldcs, __stcs: each
 // byte is touched once, so L2 may evict it first). Longer rows keep version 2's block per row
-// (block_rows.cuh). On 4096 x 1024 (16 MB, a pass too short to keep the memory busy) that takes the H200
+// (row_in_registers.cuh). On 4096 x 1024 (16 MB, a pass too short to keep the memory busy) that takes the H200
 // from version 2's 60% of copy to 70%, above cudaMemcpy of the same 16 MB (67-68%; puzzle 1's page, "Beside
 // PyTorch").
 // The spec is in the stub, 01_row_softmax.cu; the walk-through is the puzzle's docs page.
@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "block_rows.cuh"
+#include "row_in_registers.cuh"
 
 namespace {
 
@@ -70,6 +70,6 @@ void row_softmax(const float* x, float* y, int rows, int cols) {
     warp_row_softmax_kernel<<<(rows + kRowsPerBlock - 1) / kRowsPerBlock, kRowsPerBlock * kWarp>>>(x, y, rows,
                                                                                                    cols);
   } else {
-    block_rows::launch(x, y, rows, cols);
+    row_in_registers::launch(x, y, rows, cols);
   }
 }

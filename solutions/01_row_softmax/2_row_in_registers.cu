@@ -11,8 +11,8 @@
 //   1. m = max over the row          (warp shuffles, then one value per warp through shared memory)
 //   2. s = sum of exp(x - m)         (the same reduction with +)
 //   3. y = exp(x - m) / s
-#include "block_rows.cuh"
+#include "row_in_registers.cuh"
 
 void row_softmax(const float* x, float* y, int rows, int cols) {
-  block_rows::launch(x, y, rows, cols);
+  row_in_registers::launch(x, y, rows, cols);
 }

@@ -21,35 +21,13 @@
 
 #include <cstdint>
 
+#include "../common/tensor_core_ptx.cuh"
+
 namespace {
 
 constexpr int kStep = 64;   // k per step: a tile row is 64 bf16 = 128 bytes = 8 swizzled chunks of 16 bytes
 constexpr int kStages = 4;  // k-steps resident in shared memory
 constexpr int kGroup = 8;   // tile rows per group of the block order
-
-__device__ __forceinline__ void cp_async_16(uint32_t dst, const __nv_bfloat16* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t address) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-__device__ __forceinline__ void mma_bf16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%10,%11,%12,%13};\n"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
-        "f"(d[3]));
-}
 
 // A block tile of kBM rows x kBN columns of C, (kBM / 64) x (kBN / 64) warps of 64 x 64.
 template <int kBM, int kBN>

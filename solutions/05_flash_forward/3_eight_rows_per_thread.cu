@@ -16,7 +16,7 @@
 //   4. wait for V's copy, then O += P V: 8 rows x d/16 columns per thread.
 // Registers: at d = 128 the 64 accumulators, 32 scores and the operands take 213 a thread, so 2 blocks
 // (8 warps) share an SM; that, and the shared memory (100 KB a block), is the occupancy.
-#include "async_rows.cuh"
+#include "../common/async_rows.cuh"
 #include "forward_tiles.cuh"
 
 namespace {

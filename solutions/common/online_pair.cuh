@@ -1,5 +1,5 @@
 // The online softmax's (max, sum) pair and its rules, shared by puzzle 3's version 2 (its per-row kernel)
-// and split_rows.cuh (which puzzle 4's version 2 uses too); the walk-through is puzzle 3's docs page.
+// and split_long_rows.cuh (which puzzle 4's version 2 uses too); the walk-through is puzzle 3's docs page.
 //
 // The pair: m, the max of some values, and s = sum of exp(x - m) over them. A bigger value rescales s:
 // s = s * exp(m_old - m_new) + exp(x - m_new). Two pairs combine the same way, in any order.

@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "block_reduce.cuh"
+#include "../common/block_reduce.cuh"
 
-namespace block_rows {
+namespace row_in_registers {
 
 using namespace reduce;  // Max, Sum, block_reduce, kWarp
 
@@ -53,4 +53,4 @@ inline void launch(const float* x, float* y, int rows, int cols) {
   row_softmax_kernel<<<rows, threads>>>(x, y, cols);
 }
 
-}  // namespace block_rows
+}  // namespace row_in_registers

@@ -16,7 +16,7 @@
 
 #include <cmath>
 
-#include "../../01_row_softmax/solutions/block_reduce.cuh"
+#include "../common/block_reduce.cuh"
 
 namespace {
 

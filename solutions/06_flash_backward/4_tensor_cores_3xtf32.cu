@@ -21,8 +21,8 @@
 // beside its 1500 mma); 88 KB at d = 64, 2 blocks an SM.
 // At d = 128 the same layout takes 153 KB and 255 registers a thread: one block of 4 warps an SM, too few
 // to hide the mma's latency; it ran at 57-59% of version 3's kernel's speed, so d = 128 runs that one.
-#include "../../05_flash_forward/solutions/async_rows.cuh"
-#include "../../05_flash_forward/solutions/three_tf32.cuh"
+#include "../common/async_rows.cuh"
+#include "../common/three_tf32.cuh"
 #include "d128_tiles.cuh"
 
 namespace tensor_cores {

@@ -28,48 +28,13 @@
 #include <cmath>
 #include <cstdint>
 
+#include "../common/tensor_core_ptx.cuh"
+
 namespace {
 
 constexpr int kWarps = 8, kThreads = 32 * kWarps;
 constexpr int kPad = 8;  // bf16 of padding per shared row: conflict-free ldmatrix
 constexpr float kLog2e = 1.4426950408889634f;
-
-__device__ __forceinline__ void cp_async_16(void* shared_dst, const void* global_src, int bytes) {
-  const auto dst = static_cast<uint32_t>(__cvta_generic_to_shared(shared_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global_src), "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* shared_row) {
-  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(shared_row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* shared_row) {
-  const auto address = static_cast<uint32_t>(__cvta_generic_to_shared(shared_row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-__device__ __forceinline__ void mma_m16n8k16(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
-                                             uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-__device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
-  __nv_bfloat162 two = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<uint32_t*>(&two);
-}
 
 // acc (16 MT x 16 NT, acc[mt][n] is columns 8n .. 8n + 7) += A (16 MT x K) B (K x 16 NT), both from shared
 // memory, rows of stride sa and sb bf16. kAByRows: A is stored [m][k] (ldmatrix), else [k][m] (.trans);
@@ -105,8 +70,8 @@ __device__ __forceinline__ void warp_gemm(float (&acc)[MT][2 * NT][4], const __n
     for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
       for (int nt = 0; nt < NT; ++nt) {
-        mma_m16n8k16(acc[mt][2 * nt], af[mt], bf[nt][0], bf[nt][1]);
-        mma_m16n8k16(acc[mt][2 * nt + 1], af[mt], bf[nt][2], bf[nt][3]);
+        mma_bf16(acc[mt][2 * nt], af[mt], bf[nt][0], bf[nt][1]);
+        mma_bf16(acc[mt][2 * nt + 1], af[mt], bf[nt][2], bf[nt][3]);
       }
   }
 }

@@ -2,7 +2,7 @@
 // Over 1_clear.cu: each thread folds 8 values at a time into its pair (8 loads in flight, one rescale per
 // 8 values); the first 16384 columns of a row stay in registers between the passes, and the rest of
 // pass 2 runs from the end of the row back (L2 hits); two blocks of 1024 threads per SM; rows longer than
-// 32768 columns go to split_rows.cuh, which spreads their chunks over the whole GPU.
+// 32768 columns go to split_long_rows.cuh, which spreads their chunks over the whole GPU.
 // The spec is in the stub, 03_online_softmax.cu; the walk-through is the puzzle's docs page.
 //
 // The online recurrence: a running (m, s), m the max so far and s = sum of exp(x - m). A bigger value
@@ -16,14 +16,14 @@
 //
 // Longer rows: one block per row would leave most of the GPU idle (32 rows of a million columns are 32
 // blocks on 132 SMs), so chunks of each row spread over the whole GPU and wait in shared memory for
-// their row's pair. That kernel is in split_rows.cuh, which puzzle 4's version 2 shares; the pair's
+// their row's pair. That kernel is in split_long_rows.cuh, which puzzle 4's version 2 shares; the pair's
 // rules (MaxSum, combine, block_combine) are in online_pair.cuh.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 
-#include "online_pair.cuh"
-#include "split_rows.cuh"
+#include "../common/online_pair.cuh"
+#include "../common/split_long_rows.cuh"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// How split_rows.cuh's blocks hold a chunk of a row: its columns in pieces (folded into the chunk's
+// How split_long_rows.cuh's blocks hold a chunk of a row: its columns in pieces (folded into the chunk's
 // pair, then written as y), and how a chunk gets into shared memory: the copy engine on Hopper, cp.async
 // elsewhere. The walk-through is puzzle 3's docs page ("Rows longer than a block").
 #pragma once
@@ -73,7 +73,7 @@ struct ChunkPieces {
   }
 
   // The max, then the sum. With 16-byte pieces the block holds another chunk in registers meanwhile
-  // (split_rows.cuh), so the sum reads the stage again and one piece at a time takes registers; with
+  // (split_long_rows.cuh), so the sum reads the stage again and one piece at a time takes registers; with
   // 4-byte pieces nothing is held, and keeping the pieces from the first read is 4% faster.
   __device__ static MaxSum fold(const float* stage, int length) {
     constexpr int kKept = kVec == 4 ? 1 : kPerThread;  // pieces kept between the max and the sum

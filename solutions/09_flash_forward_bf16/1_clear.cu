@@ -19,7 +19,7 @@
 // (and the tail tile past n_k) are masked. Rows past n_q and keys past n_k load as zeros (cp.async with
 // a source size of 0) and are masked or not stored. d is 64 or 128 (a template parameter).
 // Measured on an H100 80GB HBM3 (FlashAttention's bench shapes, 16k tokens, n 1k-8k, d 64 and 128):
-// 208-226 TFLOP/s non-causal, 182-215 causal; 2_fast.cu: 320-375 and 227-337.
+// 208-226 TFLOP/s non-causal, 182-215 causal; 2_fa2_tiles.cu: 320-375 and 227-337.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 

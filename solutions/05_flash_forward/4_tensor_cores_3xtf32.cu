@@ -16,9 +16,9 @@
 //   5. every warp done with V: start copying the next tile's V.
 // Shared memory: Q, K and V tiles of 64 rows, D + 4 floats apart, so that every fragment read (rows g,
 // columns t) hits 32 distinct banks; 101 KB at d = 128, 2 blocks an SM.
-#include "async_rows.cuh"
+#include "../common/async_rows.cuh"
 #include "forward_tiles.cuh"
-#include "three_tf32.cuh"
+#include "../common/three_tf32.cuh"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // Over 1_clear.cu: a row's group of lanes grows with the row (1 to 1024 lanes, 16 values each in
 // registers), so x is read from memory once when the row fits; groups of up to a warp load and store
 // 16-byte pieces; the group agrees on the max, then the sum (two plain reductions, fewer registers than
-// merging pairs); rows longer than 32768 columns go to puzzle 3's split_rows.cuh, which spreads their
+// merging pairs); rows longer than 32768 columns go to common/split_long_rows.cuh, which spreads their
 // chunks over the whole GPU.
 // The spec is in the stub, 04_blocked_softmax.cu; the walk-through is the puzzle's docs page.
 //
@@ -23,13 +23,13 @@
 // wider than a warp, one value per warp through shared memory.
 //
 // Longer rows: a tile of rows has nothing to add once one row is longer than a block can hold; what
-// matters is spreading a few long rows over the whole GPU. Puzzle 3's split_rows.cuh (shared with its
+// matters is spreading a few long rows over the whole GPU. Puzzle 3's split_long_rows.cuh (shared with its
 // version 2) does that (chunks of a row on many blocks, each waiting in shared memory for its row's pair).
 #include <cuda_runtime.h>
 
 #include <cmath>
 
-#include "../../03_online_softmax/solutions/split_rows.cuh"
+#include "../common/split_long_rows.cuh"
 
 namespace {
 
