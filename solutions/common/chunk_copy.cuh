@@ -151,7 +151,8 @@ struct PieceCopier {
 // Hopper (sm_90): one thread hands the whole chunk to the copy engine (TMA), which moves it while the
 // threads do other work: cuda::memcpy_async of a multiple of 16 bytes compiles to one cp.async.bulk.
 // Each stage has a barrier whose phase ends once every thread has arrived and the chunk has landed.
-// On an H100 this took 32x1048576 from 82% to 86% of the copy bandwidth (puzzle 3's docs page).
+// On an H100 this took 32x1048576 from 82% to 86% of the copy bandwidth
+// (docs/measurements/03_online_softmax.md).
 struct BulkCopier {
   using Barrier = cuda::barrier<cuda::thread_scope_block>;
   __device__ void start(int i, float* stage, const float* chunk_x, int length) {
