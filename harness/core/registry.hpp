@@ -78,7 +78,7 @@ struct PuzzleSpec {
   std::function<double(const Params&)> max_scratch_bytes;
   std::string scratch_budget;  // "O(bh * n * d): never an n_q x n_k matrix"
   // Shared-memory bank conflicts a case may cost on the simulator: extra wavefronts over all the
-  // kernels' warp instructions (sim/src/memory_banks.hpp); empty: no limit. Over it the case fails with
+  // kernels' warp instructions (sim/src/memory/banks.hpp); empty: no limit. Over it the case fails with
   // diagnosis bank_conflicts, whose message names the worst lines and gives bank_conflict_budget.
   std::function<double(const Params&)> max_bank_conflicts;
   std::string bank_conflict_budget;  // "none in the fragment loads: swizzle the shared tiles"

@@ -1,0 +1,15 @@
+#include "core/context.hpp"
+
+namespace sim {
+
+namespace detail {
+constinit thread_local ThreadState* current_state [[gnu::tls_model("initial-exec")]] = nullptr;
+}  // namespace detail
+
+void stop_running_block() {
+  ThreadState& self = *current_thread();
+  self.block->control->abandon_block(self);
+  __builtin_unreachable();  // an override need not be [[noreturn]]: the compiler cannot assume it
+}
+
+}  // namespace sim

@@ -1,0 +1,81 @@
+// State shared by the scheduler (threads, barriers, collectives) and the memory checker.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+#include <vector>
+
+#include "vector_types.h"
+
+namespace sim {
+
+struct LaunchInfo {
+  const char* kernel = "";  // the kernel expression as written at the launch
+  dim3 grid, block;
+  size_t dynamic_shared = 0;
+  std::source_location where;
+};
+
+struct BlockState;
+
+// A cp.async copy issued but not yet landed (sim/include/cuda_pipeline_primitives.h).
+struct PendingCopy {
+  void* dst;
+  const void* src;
+  unsigned bytes, zeros;  // zeros: the last `zeros` of `bytes` are written as 0, not read
+  unsigned batch;         // the commit that closes it: ThreadState::committed_batches at issue
+  std::source_location where;
+};
+
+struct ThreadState {
+  uint3 thread_idx;     // what threadIdx reads
+  unsigned linear = 0;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
+  unsigned warp = 0, lane = 0;
+  BlockState* block = nullptr;
+  std::vector<PendingCopy> pending_copies;  // in issue order
+  unsigned committed_batches = 0;
+};
+
+// What runs a block (execution/block_runner.hpp) as the layers below it see it: the memory checker
+// ends a block through it at an access a GPU would stop the kernel at.
+class BlockControl {
+ public:
+  // Ends the block from `self`, one of its threads, without returning: no thread of it runs again.
+  [[noreturn]] virtual void abandon_block(ThreadState& self) = 0;
+
+ protected:
+  ~BlockControl() = default;
+};
+
+struct BlockState {
+  uint3 block_idx;
+  dim3 block_dim, grid_dim;
+  const LaunchInfo* launch = nullptr;
+  // Process-unique at block start, +1 at every __syncthreads release: two accesses by different
+  // threads in the same epoch are unordered (a race) unless a warp collective orders them.
+  uint64_t epoch = 0;
+  std::array<uint32_t, 32> warp_epoch{};  // +1 per completed collective of warp w (w < 32)
+  void* shared = nullptr;                 // the memory checker's per-block shared-memory state
+  BlockControl* control = nullptr;        // what runs the block
+};
+
+namespace detail {
+// initial-exec: the memory checker reads this on every instrumented access, so no __tls_get_addr.
+extern constinit thread_local ThreadState* current_state [[gnu::tls_model("initial-exec")]];
+}  // namespace detail
+
+// The simulated thread running on this host thread, or nullptr in host code. Inline: threadIdx and every
+// checked access ask for it (perf: 4% of a 1024-thread softmax's simulation as a call of its own).
+inline ThreadState* current_thread() noexcept {
+  return detail::current_state;
+}
+inline void set_current_thread(ThreadState* t) noexcept {
+  detail::current_state = t;
+}
+
+// Ends the running block without returning, as a GPU ends a kernel at a misaligned access (the
+// host might even fault on it: aligned vector loads). Only inside a kernel.
+[[noreturn]] void stop_running_block();
+
+}  // namespace sim

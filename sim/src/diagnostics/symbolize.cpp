@@ -1,0 +1,125 @@
+#include "diagnostics/symbolize.hpp"
+
+#include <fcntl.h>
+#include <link.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+extern char** environ;
+
+namespace sim {
+namespace {
+
+// The main program's load address (PIE): addr2line wants offsets into the file.
+uintptr_t program_load_base() {
+  uintptr_t base = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first object is the main program
+      },
+      &base);
+  return base;
+}
+
+std::string program_path() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, n) : std::string();
+}
+
+// Runs `argv` and returns its standard output ("" if it cannot run).
+std::string run_and_read(const std::vector<std::string>& args) {
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return "";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  std::string output;
+  if (spawned == 0) {
+    char buffer[65536];
+    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) output.append(buffer, n);
+    int status = 0;
+    waitpid(pid, &status, 0);
+  }
+  close(pipe_fds[0]);
+  return output;
+}
+
+// Frames in the simulator's CUDA headers or the C++ library are never the learner's line.
+bool is_learner_file(const std::string& file) {
+  return file != "??" && file.find("sim/include/") == std::string::npos && file.rfind("/usr/", 0) != 0;
+}
+
+// "path/file.cu:42 (discriminator 3)" -> {path/file.cu, 42}
+SourceLine parse_location(const std::string& text) {
+  const size_t colon = text.rfind(':', text.find(" (discriminator"));
+  if (colon == std::string::npos) return {};
+  const int line = std::atoi(text.c_str() + colon + 1);
+  if (line == 0 || text.compare(0, colon, "??") == 0) return {};
+  return {text.substr(0, colon), line};
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(text.substr(start, end - start));
+  return lines;
+}
+
+}  // namespace
+
+std::vector<SourceLine> symbolize(const std::vector<uintptr_t>& pcs) {
+  std::vector<SourceLine> result(pcs.size());
+  if (pcs.empty()) return result;
+  const uintptr_t base = program_load_base();
+  // A PC is a return address; the call that made the access is the byte before it.
+  std::vector<std::string> args = {"addr2line", "-e", program_path(), "-f", "-C", "-i", "-a"};
+  std::map<uintptr_t, SourceLine> by_offset;
+  for (uintptr_t pc : pcs) {
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%lx", static_cast<unsigned long>(pc - 1 - base));
+    args.push_back(hex);
+    by_offset[pc - 1 - base];
+  }
+
+  // Output: for each address "0x<address>", then (function, file:line) line pairs, innermost first.
+  uintptr_t current = 0;
+  size_t line_in_block = 0;
+  bool found_learner = false;
+  for (const std::string& line : split_lines(run_and_read(args))) {
+    if (line.rfind("0x", 0) == 0) {
+      current = std::strtoull(line.c_str(), nullptr, 16);
+      line_in_block = 0;
+      found_learner = false;
+      continue;
+    }
+    if (line_in_block++ % 2 == 0 || found_learner) continue;  // function names
+    const SourceLine frame = parse_location(line);
+    if (frame.file.empty()) continue;
+    SourceLine& chosen = by_offset[current];
+    if (chosen.file.empty()) chosen = frame;  // the innermost frame, if no frame is the learner's
+    if (is_learner_file(frame.file)) {
+      chosen = frame;
+      found_learner = true;
+    }
+  }
+  for (size_t i = 0; i < pcs.size(); ++i) result[i] = by_offset[pcs[i] - 1 - base];
+  return result;
+}
+
+}  // namespace sim

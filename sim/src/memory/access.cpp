@@ -1,0 +1,139 @@
+// Global-memory accesses that missed the span cache (host code, alignment, bounds, use after free),
+// and the cache's counts added to their allocations.
+#include "memory/access.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/context.hpp"
+#include "diagnostics/store.hpp"
+#include "memory/checker.hpp"
+#include "memory/describe.hpp"
+
+namespace sim::memory {
+
+constinit thread_local HostThreadAccess host_thread_access;
+
+namespace {
+
+const char* out_of_bounds_kind(Access kind) {
+  return kind == Access::read ? "global_oob_read" : "global_oob_write";
+}
+
+// "x[3]" for an address in an allocation, else the raw address.
+std::string device_element(const Allocation* allocation, uintptr_t address, size_t bytes) {
+  if (!allocation) {
+    char hex[40];
+    std::snprintf(hex, sizeof hex, "device address 0x%lx", static_cast<unsigned long>(address));
+    return hex;
+  }
+  return element_at(name_of(*allocation).in_index, allocation->buffer.lo, address, bytes);
+}
+
+// Reports are cold and out of line: the checks that call them run on every access.
+[[gnu::cold, gnu::noinline]] void report_host_access(uintptr_t address, size_t bytes, Access kind,
+                                                     Where where) {
+  if (count_repeat("host_access_to_device", where)) return;
+  report(
+      Severity::error, "host_access_to_device", where,
+      access_words(kind, bytes) + " at " + device_element(device_heap.find(address), address, bytes) +
+          " in host code: device memory cannot be dereferenced on the host (a GPU program would crash); copy "
+          "it with cudaMemcpy");
+}
+
+[[gnu::cold, gnu::noinline]] void report_misaligned(uintptr_t address, size_t bytes, Access kind,
+                                                    Where where) {
+  if (count_repeat("misaligned_access", where)) return;
+  report(Severity::error, "misaligned_access", where,
+         misaligned_message(kind, bytes, device_element(device_heap.find(address), address, bytes)));
+}
+
+[[gnu::cold, gnu::noinline]] void report_unallocated(uintptr_t address, size_t bytes, Access kind,
+                                                     Where where) {
+  const char* finding = out_of_bounds_kind(kind);
+  if (count_repeat(finding, where)) return;
+  report(Severity::error, finding, where,
+         access_words(kind, bytes) + " at " + device_element(nullptr, address, bytes) +
+             ", which is not inside any allocation");
+}
+
+[[gnu::cold, gnu::noinline]] void report_use_after_free(const Allocation& allocation, uintptr_t address,
+                                                        size_t bytes, Access kind, Where where) {
+  if (count_repeat("use_after_free", where)) return;
+  report(Severity::error, "use_after_free", where,
+         access_words(kind, bytes) + " at " + device_element(&allocation, address, bytes) + " after " +
+             name_of(allocation).in_sentence + " was freed (cudaFree at " +
+             file_and_line(allocation.freed_file, allocation.freed_line) + ")");
+}
+
+[[gnu::cold, gnu::noinline]] void report_outside(const Allocation& allocation, uintptr_t address,
+                                                 size_t bytes, Access kind, Where where) {
+  const char* finding = out_of_bounds_kind(kind);
+  if (count_repeat(finding, where)) return;
+  report(Severity::error, finding, where,
+         outside_message(name_of(allocation), allocation.buffer, address, bytes, kind));
+}
+
+bool touches_guard(const Allocation& allocation, uintptr_t address, size_t bytes) {
+  return std::any_of(allocation.inner_guards.begin(), allocation.inner_guards.end(),
+                     [&](const AddressRange& guard) { return guard.overlaps(address, bytes); });
+}
+
+// The largest guard-free span of the buffer around a valid access.
+AddressRange safe_span(const Allocation& allocation, uintptr_t address) {
+  AddressRange span = allocation.buffer;
+  for (const AddressRange& guard : allocation.inner_guards) {
+    if (guard.hi <= address) span.lo = std::max(span.lo, guard.hi);
+    if (guard.lo > address) span.hi = std::min(span.hi, guard.lo);
+  }
+  return span;
+}
+
+// Adds the span's counts to its allocation and empties it.
+void flush_span(CachedSpan& cached) {
+  if (cached.allocation) {
+    cached.allocation->bytes_read.fetch_add(cached.bytes_read, std::memory_order_relaxed);
+    cached.allocation->bytes_written.fetch_add(cached.bytes_written, std::memory_order_relaxed);
+  }
+  cached = {};
+}
+
+void cache_and_count(Allocation& allocation, uintptr_t address, size_t bytes, Access kind) {
+  HostThreadAccess& local = host_thread_access;
+  CachedSpan& victim = local.spans[local.next_victim];
+  local.next_victim = (local.next_victim + 1) % local.spans.size();
+  flush_span(victim);
+  victim.span = safe_span(allocation, address);
+  victim.allocation = &allocation;
+  if (kind != Access::write) victim.bytes_read = bytes;
+  if (kind != Access::read) victim.bytes_written = bytes;
+}
+
+}  // namespace
+
+void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align, const Where& where) {
+  if (!current_thread()) return report_host_access(address, bytes, kind, where);
+  if (must_align && address % bytes != 0) {
+    report_misaligned(address, bytes, kind, where);
+    stop_running_block();
+  }
+  Allocation* allocation = device_heap.find(address);
+  if (!allocation) return report_unallocated(address, bytes, kind, where);
+  if (allocation->freed.load(std::memory_order_relaxed))
+    return report_use_after_free(*allocation, address, bytes, kind, where);
+  if (!allocation->buffer.contains(address, bytes) || touches_guard(*allocation, address, bytes))
+    return report_outside(*allocation, address, bytes, kind, where);
+  cache_and_count(*allocation, address, bytes, kind);
+}
+
+void flush_access_cache() {
+  HostThreadAccess& local = host_thread_access;
+  for (CachedSpan& cached : local.spans) flush_span(cached);
+  local.next_victim = 0;
+}
+
+void on_atomic(const void* addr, size_t size, std::source_location where) {
+  on_access(addr, size, Access::atomic, true, Where{where.file_name(), static_cast<int>(where.line())});
+}
+
+}  // namespace sim::memory

@@ -1,0 +1,74 @@
+// The hot path of every instrumented load and store: classify the address, and for global memory
+// count it against a per-host-thread cache of spans known to be safe to touch. Everything else
+// (the first access to a span, errors, shared memory) goes to out-of-line checks.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "diagnostics/report.hpp"
+#include "memory/access_kind.hpp"
+#include "memory/heap.hpp"
+
+namespace sim::memory {
+
+// A guard-free span of an allocation's buffer, and the traffic into it not yet added to the allocation.
+struct CachedSpan {
+  AddressRange span;
+  Allocation* allocation = nullptr;
+  uint64_t bytes_read = 0, bytes_written = 0;
+};
+
+struct HostThreadAccess {
+  // Enough for the buffers of an attention kernel. Emptied by end_block: allocations only change
+  // (free, guards) while no block runs.
+  std::array<CachedSpan, 8> spans{};
+  size_t next_victim = 0;
+  // The shared memory of the block running on this host thread (empty outside blocks).
+  uintptr_t shared_lo = 0;
+  size_t shared_size = 0;
+  // The return address of the learner's last instrumented load or store on this host thread: where a
+  // kernel that never finishes is stuck, for the timeout report (execution/host_threads.hpp).
+  uintptr_t last_access_pc = 0;
+  // Off while cp.async copies land: they are not instructions of a warp, so no bank wavefronts.
+  bool counting_banks = true;
+};
+
+extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_model("initial-exec")]];
+
+// Checks an access to the device arena that missed the cache, and caches its span if it is valid.
+[[gnu::noinline]] void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align,
+                                           const Where& where);
+// Bounds, initialization and race checks of the current block's shared memory.
+[[gnu::noinline]] void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must_align,
+                                           const Where& where);
+
+// Marks or clears shared bytes as the destination of a cp.async not yet landed (reading them is an error).
+void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
+
+// `must_align`: the compiler promised natural alignment (bytes is 1, 2, 4, 8 or 16), which the GPU
+// requires; byte ranges and accesses the compiler knows to be unaligned pass false.
+[[gnu::always_inline]] inline void on_access(const void* pointer, size_t bytes, Access kind, bool must_align,
+                                             Where where) {
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  HostThreadAccess& local = host_thread_access;
+  if (device_heap.contains(address)) {
+    if (!must_align || (address & (bytes - 1)) == 0) {
+      for (CachedSpan& cached : local.spans) {
+        if (cached.span.contains(address, bytes)) {
+          if (kind != Access::write) cached.bytes_read += bytes;
+          if (kind != Access::read) cached.bytes_written += bytes;
+          return;
+        }
+      }
+    }
+    check_device_access(address, bytes, kind, must_align, where);
+  } else if (address - local.shared_lo < local.shared_size) {
+    check_shared_access(address, bytes, kind, must_align, where);
+  }
+}
+
+// Adds the cached traffic to the allocations and empties the cache (at the end of every block).
+void flush_access_cache();
+
+}  // namespace sim::memory
