@@ -46,7 +46,8 @@ std::string solutions_folder(const PuzzleSpec& puzzle) {
   return "solutions/" + folder_name(puzzle);
 }
 
-std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle, const std::filesystem::path& root) {
+std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle,
+                                                   const std::filesystem::path& root) {
   std::vector<std::pair<int, std::filesystem::path>> versions;
   std::error_code error;  // no folder: no ladder
   for (const auto& entry : std::filesystem::directory_iterator(root / solutions_folder(puzzle), error)) {

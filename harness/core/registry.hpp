@@ -97,7 +97,8 @@ std::string solutions_folder(const PuzzleSpec& puzzle);  // "solutions/01_row_so
 // <V>_<what_changes>.cu of solutions_folder() (V = 1, 2, ...; 1_clear.cu first). The headers beside them
 // (.cuh) are not versions. Empty when there is no such folder. Its CMake twin is
 // puzzle_solution_ladder() in cmake/Puzzles.cmake.
-std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle, const std::filesystem::path& root);
+std::vector<std::filesystem::path> solution_ladder(const PuzzleSpec& puzzle,
+                                                   const std::filesystem::path& root);
 const PuzzleSpec* find_puzzle(int id);
 const PuzzleSpec* find_puzzle(const std::string& id_or_slug);  // "1", "01", "row_softmax"
 
