@@ -3,11 +3,11 @@
 
 #include <iostream>
 
-#include "build_config.hpp"
-#include "command_line.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "subprocess.hpp"
+#include "commands/command_line.hpp"
+#include "commands/commands.hpp"
+#include "model/build_config.hpp"
+#include "support/errors.hpp"
+#include "support/subprocess.hpp"
 
 int main(int argc, char** argv) {
   using namespace puzzle::cli;

@@ -1,7 +1,7 @@
 // The parent's side of a puzzle: its float64 reference and its diagnoses, found from PuzzleSpec::judge
 // (the family's judge) and PuzzleSpec::diagnoses (the extras it names). This library is linked into the
 // parent only: a child draws inputs and runs the learner's launcher, it never judges
-// (tests/cli/child_isolation_tests.cpp keeps it so).
+// (tests/cli/test_child_isolation.cpp keeps it so).
 #pragma once
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
 // A small finished grade for the report tests: the check fixture's puzzle graded, plus a missing one.
 #pragma once
-#include "grade_report.hpp"
+#include "model/grade_report.hpp"
 #include "report_fixture.hpp"
 
 namespace puzzle::cli::testing {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "commands/command_line.hpp"
 
 namespace puzzle::cli::testing {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <cmath>
 
-#include "check_report.hpp"
+#include "model/check_report.hpp"
 
 namespace puzzle::cli::testing {
 
@@ -31,7 +31,8 @@ inline CheckReport fixture_report() {
   report.device.name = "CPU simulator";
   report.exit_code = 1;
 
-  PuzzleReport p{.spec = &spec, .file = "/repo/puzzles/01_row_softmax/01_row_softmax.cu", .source = SourceKind::learner};
+  PuzzleReport p{
+      .spec = &spec, .file = "/repo/puzzles/01_row_softmax/01_row_softmax.cu", .source = SourceKind::learner};
   p.status = PuzzleStatus::failed;
   p.build = {.ok = true, .seconds = 1.5, .log = ""};
   p.program_stdout = "hello from the kernel\n";

@@ -1,10 +1,10 @@
-#include "bench_console.hpp"
-#include "bench_files.hpp"
-#include "bench_pipeline.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "file_io.hpp"
-#include "progress_store.hpp"
+#include "commands/commands.hpp"
+#include "learner/progress_store.hpp"
+#include "pipelines/bench_pipeline.hpp"
+#include "report/bench_console.hpp"
+#include "report/bench_files.hpp"
+#include "support/errors.hpp"
+#include "support/file_io.hpp"
 
 namespace puzzle::cli {
 namespace {

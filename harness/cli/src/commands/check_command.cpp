@@ -1,11 +1,12 @@
-#include "check_pipeline.hpp"
-#include "child_build.hpp"
-#include "commands.hpp"
-#include "check_console.hpp"
-#include "errors.hpp"
-#include "check_json.hpp"
-#include "progress_store.hpp"
-#include "sanitize_check.hpp"
+#include "commands/commands.hpp"
+#include "compile/child_build.hpp"
+#include "learner/progress_store.hpp"
+#include "pipelines/check_pipeline.hpp"
+#include "pipelines/puzzle_lookup.hpp"
+#include "report/check_console.hpp"
+#include "report/check_json.hpp"
+#include "run/sanitize_check.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 namespace {

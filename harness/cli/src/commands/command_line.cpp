@@ -1,10 +1,10 @@
-#include "command_line.hpp"
+#include "commands/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 #include <map>
 #include <sstream>
 
-#include "errors.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "build_config.hpp"
-#include "command_line.hpp"
-#include "style.hpp"
+#include "commands/command_line.hpp"
+#include "model/build_config.hpp"
+#include "report/style.hpp"
 
 namespace puzzle::cli {
 

@@ -1,12 +1,12 @@
 #include <chrono>
 #include <sstream>
 
-#include "check_pipeline.hpp"
-#include "commands.hpp"
-#include "device_probe.hpp"
-#include "errors.hpp"
-#include "subprocess.hpp"
-#include "text_format.hpp"
+#include "commands/commands.hpp"
+#include "pipelines/check_pipeline.hpp"
+#include "report/text_format.hpp"
+#include "run/device_probe.hpp"
+#include "support/errors.hpp"
+#include "support/subprocess.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -1,11 +1,11 @@
 #include <cstdlib>
 
-#include "check_pipeline.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "grade_console.hpp"
-#include "grade_pipeline.hpp"
-#include "grade_files.hpp"
+#include "commands/commands.hpp"
+#include "pipelines/check_pipeline.hpp"
+#include "pipelines/grade_pipeline.hpp"
+#include "report/grade_console.hpp"
+#include "report/grade_files.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 namespace {

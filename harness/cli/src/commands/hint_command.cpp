@@ -1,9 +1,9 @@
 #include <algorithm>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "progress_store.hpp"
-#include "puzzle_source.hpp"
+#include "commands/commands.hpp"
+#include "learner/progress_store.hpp"
+#include "pipelines/puzzle_lookup.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 

@@ -1,10 +1,10 @@
 #include <algorithm>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "learner_progress.hpp"
+#include "commands/commands.hpp"
+#include "learner/learner_progress.hpp"
 #include "registry.hpp"
-#include "text_format.hpp"
+#include "report/text_format.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -53,8 +53,7 @@ int list_command(const BuildConfig& config, Style style, std::ostream& out) {
   const int total = static_cast<int>(all_puzzles().size());
   out << "\n" << progress_bar(passed_puzzles(progress), total, kProgressBarWidth) << "\n";
   if (const PuzzleSpec* next = next_puzzle(progress)) {
-    out << "Next: `puzzle check " << next->id << "` (" << stub_path(*next)
-        << "); `puzzle next` says more.\n";
+    out << "Next: `puzzle check " << next->id << "` (" << stub_path(*next) << "); `puzzle next` says more.\n";
   } else {
     out << "Every puzzle passed.\n";
   }

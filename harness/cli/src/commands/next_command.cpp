@@ -1,6 +1,6 @@
-#include "commands.hpp"
-#include "errors.hpp"
-#include "learner_progress.hpp"
+#include "commands/commands.hpp"
+#include "learner/learner_progress.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 

@@ -1,8 +1,8 @@
-#include "commands.hpp"
-#include "errors.hpp"
-#include "puzzle_source.hpp"
-#include "stub_reset.hpp"
-#include "text_format.hpp"
+#include "commands/commands.hpp"
+#include "learner/stub_reset.hpp"
+#include "pipelines/puzzle_lookup.hpp"
+#include "report/text_format.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 

@@ -4,9 +4,9 @@
 #include <random>
 #include <string_view>
 
-#include "commands.hpp"
-#include "file_watch.hpp"
-#include "puzzle_source.hpp"
+#include "commands/commands.hpp"
+#include "learner/file_watch.hpp"
+#include "pipelines/puzzle_lookup.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -1,9 +1,9 @@
-#include "grade_performance.hpp"
+#include "judge/grade_performance.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "text_format.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {

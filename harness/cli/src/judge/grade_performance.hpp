@@ -1,7 +1,7 @@
 // The optional speed part of a grade (a GPU only): up to `max_points` per puzzle for the kernel's speed
 // relative to the reference solution, timed on the same GPU in the same run.
 #pragma once
-#include "grade_report.hpp"
+#include "model/grade_report.hpp"
 
 namespace puzzle::cli {
 

@@ -1,6 +1,6 @@
-#include "perf_figures.hpp"
+#include "judge/perf_figures.hpp"
 
-#include "text_format.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -14,16 +14,6 @@ double per_second(double amount, double time_ms) {
 double bench_rate(const PuzzleSpec& puzzle, const Params& params, double time_ms) {
   return puzzle.flops ? per_second(puzzle.flops(params), time_ms) / 1e12
                       : per_second(puzzle.min_bytes(params), time_ms) / 1e9;
-}
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-  int unit = 0;
-  while (bytes >= 1000 && unit < 4) {
-    bytes /= 1000;
-    ++unit;
-  }
-  return fixed(bytes, unit == 0 ? 0 : 1) + " " + units[unit];
 }
 
 void add_comparisons(const PuzzleSpec& puzzle, const DeviceInfo& device,

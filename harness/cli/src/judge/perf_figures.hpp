@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "check_report.hpp"
+#include "model/check_report.hpp"
 
 namespace puzzle::cli {
 
@@ -20,7 +20,5 @@ std::optional<std::string> minimum_traffic_note(const PuzzleSpec& puzzle, const 
 
 // `puzzle bench`'s figure for a time on a shape: TFLOP/s for a puzzle that counts FLOPs, else GB/s.
 double bench_rate(const PuzzleSpec& puzzle, const Params& params, double time_ms);
-
-std::string format_bytes(double bytes);  // "130.0 KB", "4.2 GB"
 
 }  // namespace puzzle::cli

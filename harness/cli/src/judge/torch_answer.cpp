@@ -1,8 +1,8 @@
-#include "torch_answer.hpp"
+#include "judge/torch_answer.hpp"
 
 #include <cmath>
 
-#include "perf_figures.hpp"
+#include "judge/perf_figures.hpp"
 
 namespace puzzle::cli {
 namespace {

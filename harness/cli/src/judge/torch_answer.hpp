@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_report.hpp"
+#include "model/bench_report.hpp"
 
 namespace puzzle::cli {
 

@@ -1,4 +1,4 @@
-#include "file_watch.hpp"
+#include "learner/file_watch.hpp"
 
 #include <thread>
 

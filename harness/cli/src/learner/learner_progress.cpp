@@ -1,4 +1,4 @@
-#include "learner_progress.hpp"
+#include "learner/learner_progress.hpp"
 
 #include <algorithm>
 

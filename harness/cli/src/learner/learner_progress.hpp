@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "progress_store.hpp"
+#include "learner/progress_store.hpp"
 #include "registry.hpp"
 
 namespace puzzle::cli {

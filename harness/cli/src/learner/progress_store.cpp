@@ -1,8 +1,8 @@
-#include "progress_store.hpp"
+#include "learner/progress_store.hpp"
 
 #include <algorithm>
 
-#include "file_io.hpp"
+#include "support/file_io.hpp"
 
 namespace puzzle::cli {
 namespace {

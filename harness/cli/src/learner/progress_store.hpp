@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "check_report.hpp"
+#include "model/check_report.hpp"
 
 namespace puzzle::cli {
 

@@ -1,11 +1,11 @@
-#include "stub_reset.hpp"
+#include "learner/stub_reset.hpp"
 
 #include <sstream>
 #include <vector>
 
-#include "errors.hpp"
-#include "file_io.hpp"
-#include "subprocess.hpp"
+#include "support/errors.hpp"
+#include "support/file_io.hpp"
+#include "support/subprocess.hpp"
 
 namespace puzzle::cli {
 
@@ -33,7 +33,8 @@ std::optional<std::string> committed_stub(const fs::path& source_dir, const Puzz
   // upstream) has the course's newest stub; without one, the commit that added the file has the first.
   if (auto stub = git_output(source_dir, {"show", "@{upstream}:" + path})) return stub;
   std::istringstream adding(
-      git_output(source_dir, {"log", "--no-renames", "--diff-filter=A", "--format=%H", "HEAD", "--", path}).value_or(""));
+      git_output(source_dir, {"log", "--no-renames", "--diff-filter=A", "--format=%H", "HEAD", "--", path})
+          .value_or(""));
   std::string first_commit;  // the log lists the newest first (rev-list has no --diff-filter)
   for (std::string line; std::getline(adding, line);) {
     if (!line.empty()) first_commit = line;

@@ -9,8 +9,8 @@
 
 namespace puzzle::cli {
 
-// puzzles/NN_slug/<file> from the git checkout in `source_dir`: as its upstream branch has it (the course's newest
-// stub), else as the commit that added it, else as HEAD; nullopt without git or commit.
+// puzzles/NN_slug/<file> from the git checkout in `source_dir`: as its upstream branch has it (the course's
+// newest stub), else as the commit that added it, else as HEAD; nullopt without git or commit.
 std::optional<std::string> committed_stub(const std::filesystem::path& source_dir, const PuzzleSpec& puzzle);
 
 struct ResetResult {

@@ -1,18 +1,18 @@
-#include "bench_pipeline.hpp"
+#include "pipelines/bench_pipeline.hpp"
 
 #include <algorithm>
 
-#include "bench_torch.hpp"
-#include "case_judging.hpp"
-#include "check_pipeline.hpp"
-#include "child_build.hpp"
-#include "child_runner.hpp"
-#include "device_probe.hpp"
-#include "errors.hpp"
-#include "perf_figures.hpp"
-#include "puzzle_source.hpp"
-#include "temp_dir.hpp"
-#include "text_format.hpp"
+#include "compile/child_build.hpp"
+#include "judge/case_judging.hpp"
+#include "judge/perf_figures.hpp"
+#include "pipelines/bench_torch.hpp"
+#include "pipelines/check_pipeline.hpp"
+#include "pipelines/puzzle_lookup.hpp"
+#include "report/text_format.hpp"
+#include "run/child_runner.hpp"
+#include "run/device_probe.hpp"
+#include "support/errors.hpp"
+#include "support/temp_dir.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -4,9 +4,9 @@
 #include <functional>
 #include <string>
 
-#include "bench_report.hpp"
-#include "build_config.hpp"
-#include "command_line.hpp"
+#include "model/bench_report.hpp"
+#include "model/build_config.hpp"
+#include "model/options.hpp"
 
 namespace puzzle::cli {
 

@@ -1,7 +1,7 @@
-#include "bench_torch.hpp"
+#include "pipelines/bench_torch.hpp"
 
-#include "torch_answer.hpp"
-#include "torch_script.hpp"
+#include "judge/torch_answer.hpp"
+#include "run/torch_script.hpp"
 
 namespace puzzle::cli {
 

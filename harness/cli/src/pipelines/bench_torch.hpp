@@ -4,7 +4,7 @@
 #pragma once
 #include <chrono>
 
-#include "bench_pipeline.hpp"
+#include "pipelines/bench_pipeline.hpp"
 
 namespace puzzle::cli {
 

@@ -1,4 +1,4 @@
-#include "check_pipeline.hpp"
+#include "pipelines/check_pipeline.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,18 +7,21 @@
 #include <future>
 #include <random>
 
-#include "api_check.hpp"
-#include "benchmark.hpp"
-#include "case_judging.hpp"
-#include "child_build.hpp"
-#include "child_runner.hpp"
-#include "device_probe.hpp"
-#include "errors.hpp"
-#include "perf_figures.hpp"
-#include "puzzle_source.hpp"
-#include "sim_cross_check.hpp"
-#include "temp_dir.hpp"
-#include "text_format.hpp"
+#include "compile/api_check.hpp"
+#include "compile/child_build.hpp"
+#include "judge/case_judging.hpp"
+#include "judge/concurrent_judge.hpp"
+#include "judge/perf_figures.hpp"
+#include "model/drawn_inputs.hpp"
+#include "pipelines/puzzle_lookup.hpp"
+#include "pipelines/sim_cross_check.hpp"
+#include "pipelines/solution_times.hpp"
+#include "report/text_format.hpp"
+#include "run/child_runner.hpp"
+#include "run/device_probe.hpp"
+#include "run/input_drawing.hpp"
+#include "support/errors.hpp"
+#include "support/temp_dir.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -132,11 +135,24 @@ std::vector<int> cases_to_run(const CheckOptions& options, const PuzzleSpec& spe
 struct CaseWork {
   std::vector<int> to_run;
   TempDir work{"puzzle-check-"};
+  DrawnInputs inputs;
+  InputDrawer drawer;
   ConcurrentJudge judge;
 
   CaseWork(const CheckOptions& options, const PuzzleSpec& spec, const CheckReport& report,
            std::vector<int> cases)
-      : to_run(std::move(cases)), judge(spec, report.seed, to_run, keep(work, options.verbose)) {}
+      : to_run(std::move(cases)),
+        inputs(spec),
+        drawer(spec, report.seed, to_run, keep(work, options.verbose), inputs),
+        judge(spec, report.seed, to_run, work.path(), inputs) {}
+
+  // After the child: every case's judgement, by case index; inputs still to draw are for cases that never
+  // ran, so the drawing stops.
+  std::map<int, CaseReport> finish(const ChildRuns& runs) {
+    std::map<int, CaseReport> judged = judge.finish(runs);
+    drawer.finish();
+    return judged;
+  }
 
   static std::filesystem::path keep(TempDir& dir, bool verbose) {
     if (verbose) dir.keep();
@@ -189,7 +205,7 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
   }
   puzzle.program_stdout = runs.program_stdout;
   puzzle.program_stderr = runs.program_stderr;
-  std::map<int, CaseReport> judged = judge.finish(runs);
+  std::map<int, CaseReport> judged = cases.finish(runs);
   for (size_t i = 0; i < spec.cases.size(); ++i) {
     if (!wanted(spec.cases[i], options.cases)) continue;
     if (const auto it = judged.find(static_cast<int>(i)); it != judged.end()) {

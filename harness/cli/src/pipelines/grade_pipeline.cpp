@@ -1,16 +1,16 @@
-#include "grade_pipeline.hpp"
+#include "pipelines/grade_pipeline.hpp"
 
 #include <chrono>
 
-#include "case_judging.hpp"
-#include "check_pipeline.hpp"
-#include "child_runner.hpp"
-#include "device_probe.hpp"
-#include "errors.hpp"
-#include "grade_performance.hpp"
-#include "puzzle_selection.hpp"
-#include "submission_files.hpp"
-#include "text_format.hpp"
+#include "judge/case_judging.hpp"
+#include "judge/grade_performance.hpp"
+#include "model/child_run.hpp"
+#include "pipelines/check_pipeline.hpp"
+#include "pipelines/puzzle_selection.hpp"
+#include "pipelines/submission_files.hpp"
+#include "report/text_format.hpp"
+#include "run/device_probe.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -177,7 +177,8 @@ void prepare(GradeReport& report, const GradeOptions& options, const BuildConfig
     GradedPuzzle p;
     p.report.spec = spec;
     p.report.source = options.submission ? SourceKind::file : SourceKind::learner;
-    p.report.file = options.submission ? *report.submission / spec->file : config.source_dir / stub_path(*spec);
+    p.report.file =
+        options.submission ? *report.submission / spec->file : config.source_dir / stub_path(*spec);
     mark_not_graded(p, GradeState::pending, "grading did not get to this puzzle", choice.backend);
     p.performance = speed_part(p, choice.backend, options.perf_points);
     report.puzzles.push_back(std::move(p));

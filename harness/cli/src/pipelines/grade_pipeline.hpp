@@ -4,10 +4,10 @@
 #include <functional>
 #include <string>
 
-#include "build_config.hpp"
-#include "command_line.hpp"
-#include "grade_report.hpp"
-#include "grade_seed.hpp"
+#include "model/build_config.hpp"
+#include "model/grade_report.hpp"
+#include "model/options.hpp"
+#include "pipelines/grade_seed.hpp"
 
 namespace puzzle::cli {
 

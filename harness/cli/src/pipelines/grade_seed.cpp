@@ -1,10 +1,10 @@
-#include "grade_seed.hpp"
+#include "pipelines/grade_seed.hpp"
 
 #include <cstdlib>
 
-#include "content_hash.hpp"
-#include "errors.hpp"
-#include "file_io.hpp"
+#include "compile/content_hash.hpp"
+#include "support/errors.hpp"
+#include "support/file_io.hpp"
 
 namespace puzzle::cli {
 namespace {

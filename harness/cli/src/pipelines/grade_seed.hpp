@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "grade_report.hpp"
+#include "model/grade_report.hpp"
 
 namespace puzzle::cli {
 

@@ -1,11 +1,11 @@
-#include "puzzle_selection.hpp"
+#include "pipelines/puzzle_selection.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <set>
 #include <sstream>
 
-#include "errors.hpp"
+#include "support/errors.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "submission_files.hpp"
+#include "pipelines/submission_files.hpp"
 
 #include <vector>
 

@@ -3,9 +3,9 @@
 #include <iterator>
 #include <sstream>
 
-#include "bench_files.hpp"
-#include "text_format.hpp"
-#include "xml_text.hpp"
+#include "report/bench_files.hpp"
+#include "report/text_format.hpp"
+#include "report/xml_text.hpp"
 
 namespace puzzle::cli {
 namespace {

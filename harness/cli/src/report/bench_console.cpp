@@ -1,10 +1,9 @@
-#include "bench_console.hpp"
+#include "report/bench_console.hpp"
 
 #include <algorithm>
 
-#include "perf_figures.hpp"
 #include "protocol.hpp"
-#include "text_format.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {

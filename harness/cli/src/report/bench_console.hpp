@@ -3,8 +3,8 @@
 #pragma once
 #include <ostream>
 
-#include "bench_report.hpp"
-#include "style.hpp"
+#include "model/bench_report.hpp"
+#include "report/style.hpp"
 
 namespace puzzle::cli {
 

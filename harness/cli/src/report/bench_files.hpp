@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bench_report.hpp"
+#include "model/bench_report.hpp"
 
 namespace puzzle::cli {
 

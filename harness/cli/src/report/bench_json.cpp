@@ -1,5 +1,5 @@
-#include "bench_files.hpp"
-#include "json_values.hpp"
+#include "report/bench_files.hpp"
+#include "report/json_values.hpp"
 
 namespace puzzle::cli {
 namespace {

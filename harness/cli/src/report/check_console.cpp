@@ -1,4 +1,4 @@
-#include "check_console.hpp"
+#include "report/check_console.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,7 @@
 #include <sstream>
 
 #include "compare.hpp"
-#include "perf_figures.hpp"
-#include "text_format.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "check_report.hpp"
-#include "style.hpp"
+#include "model/check_report.hpp"
+#include "report/style.hpp"
 
 namespace puzzle::cli {
 

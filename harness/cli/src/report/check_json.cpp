@@ -1,10 +1,10 @@
-#include "check_json.hpp"
+#include "report/check_json.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "file_io.hpp"
-#include "json_values.hpp"
+#include "report/json_values.hpp"
+#include "support/file_io.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "check_report.hpp"
+#include "model/check_report.hpp"
 
 namespace puzzle::cli {
 

@@ -1,8 +1,9 @@
-#include "grade_console.hpp"
+#include "report/grade_console.hpp"
 
 #include <algorithm>
 
-#include "text_format.hpp"
+#include "report/grade_text.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {

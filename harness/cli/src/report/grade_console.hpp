@@ -3,8 +3,8 @@
 #pragma once
 #include <ostream>
 
-#include "grade_report.hpp"
-#include "style.hpp"
+#include "model/grade_report.hpp"
+#include "report/style.hpp"
 
 namespace puzzle::cli {
 

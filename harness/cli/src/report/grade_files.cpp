@@ -1,10 +1,10 @@
-#include "grade_files.hpp"
+#include "report/grade_files.hpp"
 
-#include "file_io.hpp"
-#include "grade_json.hpp"
-#include "grade_gradescope.hpp"
-#include "check_json.hpp"
-#include "grade_junit.hpp"
+#include "report/check_json.hpp"
+#include "report/grade_gradescope.hpp"
+#include "report/grade_json.hpp"
+#include "report/grade_junit.hpp"
+#include "support/file_io.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "grade_report.hpp"
+#include "model/grade_report.hpp"
 
 namespace puzzle::cli {
 

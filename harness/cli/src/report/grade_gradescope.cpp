@@ -1,8 +1,9 @@
-#include "grade_gradescope.hpp"
+#include "report/grade_gradescope.hpp"
 
 #include <cmath>
 
-#include "text_format.hpp"
+#include "report/grade_text.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -4,7 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "grade_report.hpp"
+#include "model/grade_report.hpp"
 
 namespace puzzle::cli {
 

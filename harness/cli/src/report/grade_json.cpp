@@ -1,6 +1,6 @@
-#include "grade_json.hpp"
+#include "report/grade_json.hpp"
 
-#include "check_json.hpp"
+#include "report/check_json.hpp"
 
 namespace puzzle::cli {
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "grade_report.hpp"
+#include "model/grade_report.hpp"
 
 namespace puzzle::cli {
 

@@ -1,8 +1,9 @@
-#include "grade_junit.hpp"
+#include "report/grade_junit.hpp"
 
 #include <sstream>
 
-#include "text_format.hpp"
+#include "report/grade_text.hpp"
+#include "report/text_format.hpp"
 
 namespace puzzle::cli {
 namespace {

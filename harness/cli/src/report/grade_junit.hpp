@@ -4,8 +4,8 @@
 #pragma once
 #include <string>
 
-#include "grade_report.hpp"
-#include "xml_text.hpp"
+#include "model/grade_report.hpp"
+#include "report/xml_text.hpp"
 
 namespace puzzle::cli {
 

@@ -1,4 +1,4 @@
-#include "style.hpp"
+#include "report/style.hpp"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "text_format.hpp"
+#include "report/text_format.hpp"
 
 #include <cstdio>
 #include <ctime>
@@ -27,6 +27,16 @@ std::string significant(double value, int digits) {
 std::string padded(std::string text, size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 4) {
+    bytes /= 1000;
+    ++unit;
+  }
+  return fixed(bytes, unit == 0 ? 0 : 1) + " " + units[unit];
 }
 
 std::string time_now(const char* strftime_format, TimeZone zone) {

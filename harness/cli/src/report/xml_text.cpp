@@ -1,4 +1,4 @@
-#include "xml_text.hpp"
+#include "report/xml_text.hpp"
 
 namespace puzzle::cli {
 namespace {

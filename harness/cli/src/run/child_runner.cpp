@@ -1,12 +1,12 @@
-#include "child_runner.hpp"
+#include "run/child_runner.hpp"
 
 #include <algorithm>
 #include <thread>
 
-#include "file_io.hpp"
-#include "sim_messages.hpp"
-#include "subprocess.hpp"
-#include "text_format.hpp"
+#include "report/text_format.hpp"
+#include "run/sim_messages.hpp"
+#include "support/file_io.hpp"
+#include "support/subprocess.hpp"
 
 namespace puzzle::cli {
 namespace {

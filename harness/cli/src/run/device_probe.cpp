@@ -1,4 +1,4 @@
-#include "device_probe.hpp"
+#include "run/device_probe.hpp"
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -6,9 +6,9 @@
 #include <sstream>
 #include <vector>
 
-#include "errors.hpp"
-#include "file_io.hpp"
-#include "subprocess.hpp"
+#include "support/errors.hpp"
+#include "support/file_io.hpp"
+#include "support/subprocess.hpp"
 
 namespace puzzle::cli {
 namespace {

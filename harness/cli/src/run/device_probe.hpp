@@ -3,9 +3,9 @@
 #include <memory>
 #include <string>
 
-#include "build_config.hpp"
-#include "check_report.hpp"
-#include "command_line.hpp"
+#include "model/build_config.hpp"
+#include "model/check_report.hpp"
+#include "model/options.hpp"
 
 namespace puzzle::cli {
 

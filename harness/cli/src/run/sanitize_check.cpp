@@ -1,4 +1,4 @@
-#include "sanitize_check.hpp"
+#include "run/sanitize_check.hpp"
 
 #include <unistd.h>
 
@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "child_runner.hpp"
-#include "device_probe.hpp"
-#include "errors.hpp"
-#include "file_io.hpp"
-#include "temp_dir.hpp"
+#include "run/child_runner.hpp"
+#include "run/device_probe.hpp"
+#include "support/errors.hpp"
+#include "support/file_io.hpp"
+#include "support/temp_dir.hpp"
 
 namespace puzzle::cli {
 namespace {

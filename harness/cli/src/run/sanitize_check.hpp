@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "build_config.hpp"
-#include "check_report.hpp"
-#include "command_line.hpp"
-#include "sanitizer_output.hpp"
-#include "style.hpp"
+#include "model/build_config.hpp"
+#include "model/check_report.hpp"
+#include "model/options.hpp"
+#include "report/style.hpp"
+#include "run/sanitizer_output.hpp"
 
 namespace puzzle::cli {
 

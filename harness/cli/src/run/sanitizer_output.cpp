@@ -1,4 +1,4 @@
-#include "sanitizer_output.hpp"
+#include "run/sanitizer_output.hpp"
 
 #include <algorithm>
 #include <regex>

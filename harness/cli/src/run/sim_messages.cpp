@@ -1,9 +1,9 @@
-#include "sim_messages.hpp"
+#include "run/sim_messages.hpp"
 
 #include <regex>
 #include <sstream>
 
-#include "subprocess.hpp"
+#include "support/subprocess.hpp"
 
 namespace puzzle::cli {
 

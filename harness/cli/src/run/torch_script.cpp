@@ -1,15 +1,15 @@
-#include "torch_script.hpp"
+#include "run/torch_script.hpp"
 
 #include <cstdlib>
 #include <fstream>
 #include <thread>
 
 #include "families/attention_family.hpp"
-#include "file_io.hpp"
 #include "protocol.hpp"
-#include "subprocess.hpp"
-#include "temp_dir.hpp"
-#include "text_format.hpp"
+#include "report/text_format.hpp"
+#include "support/file_io.hpp"
+#include "support/subprocess.hpp"
+#include "support/temp_dir.hpp"
 
 namespace puzzle::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "file_io.hpp"
+#include "support/file_io.hpp"
 
 #include <unistd.h>
 

@@ -1,0 +1,237 @@
+#include "compile/child_build.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+
+#include "compile/build_commands.hpp"
+#include "compile/content_hash.hpp"
+#include "compile/link_errors.hpp"
+#include "support/errors.hpp"
+#include "support/file_io.hpp"
+#include "support/subprocess.hpp"
+#include "translate.hpp"
+
+namespace puzzle::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kBuildsKeptPerPuzzle = 8;
+constexpr auto kRecentUse = std::chrono::minutes(10);
+constexpr const char* kScratchSuffix = ".tmp-";
+
+struct LocalHeader {
+  fs::path path;
+  std::string text;
+};
+
+// The headers `text` includes with quotes that lie beside `file`, and theirs, each once: a test kernel's
+// shared header or a solution's changes the child as much as the file itself.
+void add_local_headers(const fs::path& file, const std::string& text, std::vector<LocalHeader>& found) {
+  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re", std::regex::multiline);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator();
+       ++it) {
+    const fs::path header = (file.parent_path() / (*it)[1].str()).lexically_normal();
+    const auto same = [&](const LocalHeader& h) { return h.path == header; };
+    if (std::find_if(found.begin(), found.end(), same) != found.end()) continue;
+    auto header_text = read_text(header);
+    if (!header_text) continue;  // not beside the file: the compiler's search path, not ours to track
+    found.push_back({header, std::move(*header_text)});
+    add_local_headers(header, found.back().text, found);
+  }
+}
+
+std::vector<LocalHeader> local_headers(const PuzzleSource& source) {
+  std::vector<LocalHeader> found;
+  add_local_headers(source.file, source.text, found);
+  return found;
+}
+
+// Everything that changes the child: the source (and its path, which debug info and messages name) with
+// its local headers, the tools and flags, the libraries, and the simulator's translator (linked into this
+// program). "<backend>-<hash>": the name of the child's folder.
+std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Backend backend,
+                      const std::vector<fs::path>& libraries) {
+  ContentHash hash;
+  hash.add(to_string(backend)).add(source.file.string()).add(source.text);
+  for (const auto& header : local_headers(source)) hash.add(header.path.string()).add(header.text);
+  hash.add(config.cxx.string())
+      .add(config.sim_include_dir.string())
+      .add(config.nvcc.string())
+      .add(config.cuda_arch);
+  for (const auto& flag : config.sim_kernel_flags) hash.add(flag);
+  for (const auto& lib : libraries) hash.add(lib.string()).add(modification_stamp(lib));
+  if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
+    hash.add(modification_stamp(translator->second));
+  }
+  // Rebuilt when the simulator's headers change: a child compiled against the old ones is stale.
+  if (!config.sim_pch_dir.empty()) hash.add(modification_stamp(config.sim_pch_dir / "cuda_runtime.h.gch"));
+  return std::string(to_string(backend)) + "-" + hash.hex();
+}
+
+void require_tool(const fs::path& tool, const std::string& what) {
+  if (tool.empty() || access(tool.c_str(), X_OK) != 0) {
+    throw EnvironmentError("cannot find the " + what + " (" +
+                           (tool.empty() ? "not configured" : tool.string()) +
+                           "); reconfigure the build with one installed");
+  }
+}
+
+class BuildSteps {
+ public:
+  explicit BuildSteps(BuildInfo& info) : info_(info) {}
+
+  bool run(const CommandLine& command) {
+    info_.commands.push_back(to_shell(command));
+    const CapturedRun result = run_captured(command);
+    info_.log += result.output;
+    return result.status.ok();
+  }
+
+  bool fail(std::string message) {
+    info_.message = std::move(message);
+    return false;
+  }
+
+ private:
+  BuildInfo& info_;
+};
+
+bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                   const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
+  BuildSteps steps(info);
+  // Translates CUDA text into `to`; false (with the errors logged) if it cannot.
+  const auto translate = [&](const std::string& text, const fs::path& from, const fs::path& to) {
+    const auto translated = sim::translate_cuda(text, from.string());
+    for (const auto& error : translated.errors) info.log += error + "\n";
+    if (!translated.errors.empty()) return false;
+    fs::create_directories(to.parent_path());
+    write_atomically(to, translated.code);
+    return true;
+  };
+  // Local headers may hold kernels too: their translations go to the same place relative to the
+  // translated file, where `#include "..."` looks first. The tree under `root` (the file's folder, or
+  // the nearest folder above it that holds every local header, for a header in a sibling folder such as
+  // ../common/) is mirrored under dir/tree/.
+  const std::vector<LocalHeader> headers = local_headers(source);
+  const auto outside = [](const fs::path& path, const fs::path& folder) {
+    const fs::path relative = path.lexically_relative(folder);
+    return relative.empty() || *relative.begin() == "..";
+  };
+  fs::path root = source.file.parent_path();
+  for (const auto& header : headers) {
+    while (root.has_relative_path() && outside(header.path, root)) root = root.parent_path();
+  }
+  const fs::path tree = dir / "tree";
+  const fs::path cpp = (tree / source.file.parent_path().lexically_relative(root) / "learner.sim.cpp")
+                           .lexically_normal(),
+                 object = dir / "learner.o";
+  if (!translate(source.text, source.file, cpp)) return steps.fail("your file does not compile");
+  for (const auto& header : headers) {
+    if (outside(header.path, root)) continue;  // no folder holds both: compiled as it is
+    if (!translate(header.text, header.path, tree / header.path.lexically_relative(root)))
+      return steps.fail("your file does not compile");
+  }
+  if (!steps.run(sim_compile_command(config, source.file, cpp, object)))
+    return steps.fail("your file does not compile");
+  if (!steps.run(sim_link_command(config, object, libraries, dir / "child"))) {
+    return steps.fail(explain_link_error(info.log, puzzle.signature).value_or("your file does not link"));
+  }
+  return true;
+}
+
+bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                   const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
+  BuildSteps steps(info);
+  const bool uses_cublas = source.text.find("<cublas_v2.h>") != std::string::npos;
+  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child", uses_cublas))) return true;
+  if (auto missing = explain_link_error(info.log, puzzle.signature)) return steps.fail(*missing);
+  return steps.fail("your file does not compile");
+}
+
+// Whether `dir` is a build still being made: a scratch directory whose process is alive. Another check
+// running in parallel (ctest -j) must not lose its half-made build to our pruning.
+bool build_in_progress(const fs::path& dir) {
+  const std::string name = dir.filename().string();
+  const size_t at = name.rfind(kScratchSuffix);
+  if (at == std::string::npos) return false;
+  const long pid = std::strtol(name.c_str() + at + std::strlen(kScratchSuffix), nullptr, 10);
+  return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+}  // namespace
+
+std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                      Backend backend) {
+  return cache_key(config, source, backend, child_libraries(config, backend, puzzle.id));
+}
+
+ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                       Backend backend) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto seconds_since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  if (backend == Backend::gpu) {
+    require_tool(config.nvcc, "CUDA compiler (nvcc)");
+  }
+  require_tool(config.cxx, "C++ compiler");
+  const auto libraries = child_libraries(config, backend, puzzle.id);
+
+  const fs::path puzzle_dir = config.build_dir / "checks" / puzzle.slug;
+  const fs::path dir = puzzle_dir / cache_key(config, source, backend, libraries);
+  ChildBuild build;
+  build.child = dir / "child";
+  if (fs::exists(build.child)) {
+    fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last
+    build.info = {.ok = true,
+                  .cached = true,
+                  .seconds = seconds_since_start(),
+                  .log = read_text(dir / "build.log").value_or("")};
+    return build;
+  }
+
+  // Built aside and renamed into place, so that a half-made child is never reused.
+  const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  const bool ok = backend == Backend::gpu
+                      ? build_for_gpu(config, puzzle, source, libraries, scratch, build.info)
+                      : build_for_sim(config, puzzle, source, libraries, scratch, build.info);
+  build.info.ok = ok;
+  build.info.seconds = seconds_since_start();
+  std::error_code ec;
+  if (ok) {
+    write_atomically(scratch / "build.log", build.info.log);
+    fs::rename(scratch, dir, ec);  // fails only if a parallel check finished the same build first
+  }
+  fs::remove_all(scratch, ec);
+  if (ok) prune_old_builds(puzzle_dir);
+  return build;
+}
+
+// A learner's edits would otherwise pile up. Builds used in the last few minutes stay: a parallel check
+// may be about to run the child it just found.
+void prune_old_builds(const fs::path& puzzle_dir) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> builds;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(puzzle_dir, ec)) {
+    if (entry.is_directory(ec) && !build_in_progress(entry.path()))
+      builds.emplace_back(entry.last_write_time(ec), entry.path());
+  }
+  if (builds.size() <= kBuildsKeptPerPuzzle) return;
+  std::sort(builds.begin(), builds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto recent = fs::file_time_type::clock::now() - kRecentUse;
+  for (size_t i = kBuildsKeptPerPuzzle; i < builds.size(); ++i) {
+    if (builds[i].first < recent) fs::remove_all(builds[i].second, ec);
+  }
+}
+
+}  // namespace puzzle::cli

@@ -1,0 +1,30 @@
+// The build driver: a puzzle file -> a child program, cached under build/checks/<slug>/.
+#pragma once
+#include <filesystem>
+
+#include "model/build_config.hpp"
+#include "model/check_report.hpp"
+#include "model/puzzle_source.hpp"
+
+namespace puzzle::cli {
+
+struct ChildBuild {
+  BuildInfo info;               // ok == false: the file did not compile or link (info says why)
+  std::filesystem::path child;  // the program, when info.ok
+};
+
+// What a child built from `source` depends on: the source's text, path and local headers, the tools and
+// flags, and the harness libraries. A time measured with that child holds while the key does.
+std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                      Backend backend);
+
+// Reuses the child built earlier from the same source text, flags and libraries. Compile and link errors
+// come back in the result; EnvironmentError when a compiler or a harness library is missing.
+ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                       Backend backend);
+
+// Removes a puzzle's least recently used builds beyond the 8 newest, but none used in the last 10 minutes
+// and none still being made by a running process (checks may run in parallel). build_child calls it.
+void prune_old_builds(const std::filesystem::path& puzzle_dir);
+
+}  // namespace puzzle::cli

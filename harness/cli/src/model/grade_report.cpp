@@ -1,0 +1,57 @@
+#include "model/grade_report.hpp"
+
+namespace puzzle::cli {
+
+const char* to_string(SeedSource s) {
+  switch (s) {
+    case SeedSource::fixed:
+      return "fixed";
+    case SeedSource::option:
+      return "option";
+    case SeedSource::secret:
+      return "secret";
+  }
+  return "?";
+}
+
+double GradedPuzzle::score() const {
+  return report.score + (performance ? performance->points : 0);
+}
+
+double GradedPuzzle::max_score() const {
+  return report.max_score + (performance ? performance->max_points : 0);
+}
+
+std::string GradedPuzzle::status() const {
+  switch (state) {
+    case GradeState::graded:
+      return to_string(report.status);
+    case GradeState::missing:
+      return "missing";
+    case GradeState::pending:
+    case GradeState::out_of_time:
+      return "not_run";
+  }
+  return "?";
+}
+
+double GradeReport::score() const {
+  double total = 0;
+  for (const auto& p : puzzles) total += p.score();
+  return total;
+}
+
+double GradeReport::max_score() const {
+  double total = 0;
+  for (const auto& p : puzzles) total += p.max_score();
+  return total;
+}
+
+CheckReport GradeReport::as_check_report() const {
+  CheckReport check = run;
+  check.puzzles.clear();
+  for (const auto& p : puzzles) check.puzzles.push_back(p.report);
+  return check;
+}
+
+}  // namespace puzzle::cli

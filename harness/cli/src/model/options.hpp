@@ -1,0 +1,65 @@
+// What each command was asked to do: the options `puzzle check|bench|grade|hint|reset` take, as plain
+// structs that the command line fills (commands/command_line.hpp) and the stages read.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace puzzle::cli {
+
+enum class BackendRequest { automatic, sim, gpu };
+
+struct CheckOptions {
+  std::string puzzle;  // as typed: "1", "01" or "row_softmax"
+  BackendRequest backend = BackendRequest::automatic;
+  std::optional<uint64_t> seed;  // random when absent
+  bool solution = false;  // check the clear solution (solutions/NN_slug/1_clear.cu), not puzzles/<file>
+  std::optional<std::filesystem::path> file;
+  std::optional<std::filesystem::path> json;
+  std::optional<double> timeout_s;  // per case; the backend's default when absent
+  std::vector<std::string> cases;   // only these (by name); all when empty
+  bool verbose = false;
+  bool sanitize = false;  // also run the cases under compute-sanitizer (a GPU only)
+  bool api_check = true;  // refuse a file that uses process, file or exit APIs (api_check.hpp)
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // grade's time budget: stop running then
+};
+
+struct BenchOptions {
+  std::string puzzle;
+  BackendRequest backend = BackendRequest::automatic;
+  bool solution = false;  // time the reference solution (and baseline) only, not puzzles/<file>
+  bool ladder = false;    // time every version of the solution ladder (and the baseline), one column each
+  std::optional<std::filesystem::path> file;
+  std::optional<std::filesystem::path> json;
+  std::optional<std::filesystem::path> svg;  // the chart; .puzzle/bench_<NN>.svg when absent
+  std::optional<double> timeout_s;           // per shape and kernel
+  std::vector<std::string> shapes;           // only these (by name); all when empty
+  bool torch = true;                         // PyTorch's columns, where torch and a CUDA device answer
+  bool verbose = false;
+};
+
+struct HintOptions {
+  std::string puzzle;
+  std::optional<int> level;  // the next one when absent
+};
+
+struct GradeOptions {
+  BackendRequest backend = BackendRequest::automatic;
+  std::optional<std::filesystem::path> submission;  // a folder of puzzle files; puzzles/ when absent
+  std::string puzzles;                              // "1,3-5"; every puzzle when empty
+  std::optional<uint64_t> seed;                     // else the grader's secret seed, else a fixed one
+  std::optional<std::filesystem::path> secret_seed_file;
+  std::optional<std::filesystem::path> json, gradescope, junit;
+  std::optional<double> timeout_s;      // per case; the backend's default when absent
+  std::optional<double> time_budget_s;  // for the whole grade; unlimited when absent
+  int perf_points = 0;                  // per puzzle, for speed relative to the solution (a GPU only)
+};
+
+struct ResetOptions {
+  std::string puzzle;
+};
+
+}  // namespace puzzle::cli

@@ -1,0 +1,19 @@
+#include <doctest/doctest.h>
+
+#include "support/file_io.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace puzzle::cli;
+
+TEST_CASE("a huge output file is read as its head and its tail") {
+  TempDir dir("cli-test-");
+  const auto file = dir.path() / "stderr";
+  const std::string middle(10000, 'm');
+  write_atomically(file, "HEAD" + middle + "[sim] crash: at the end\n");
+  const std::string text = read_clipped(file, 4, 24);
+  CHECK(text.starts_with("HEAD\n[... 10000 bytes left out ...]\n"));
+  CHECK(text.ends_with("[sim] crash: at the end\n"));
+  CHECK(read_clipped(file, 1 << 20, 0).size() == 10028);  // small enough: all of it
+  CHECK(read_clipped(dir.path() / "missing", 4, 4).empty());
+  CHECK_FALSE(read_text(dir.path() / "missing"));
+}
