@@ -39,43 +39,96 @@ bool parse_number(std::string_view s, int64_t& value) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
-bool parse_register(std::string_view s, int& index) {
-  s = trim(s);
-  int64_t value = 0;
-  if (s.size() < 2 || s[0] != '%' || !parse_number(s.substr(1), value)) return false;
-  index = static_cast<int>(value);
+bool is_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (const char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   return true;
 }
 
-bool parse_operand(std::string_view s, OperandText& operand) {
-  if (s.size() >= 2 && s.front() == '{' && s.back() == '}') {
-    for (std::string_view part : split(s.substr(1, s.size() - 2), ',')) {
-      int index = 0;
-      if (!parse_register(part, index)) return false;
-      operand.registers.push_back(index);
-    }
+// `%n`, or a register the statement declared: -1 - its index among `names`.
+bool parse_register(std::string_view s, const std::vector<std::string>& names, int& index) {
+  s = trim(s);
+  int64_t value = 0;
+  if (s.size() >= 2 && s[0] == '%' && parse_number(s.substr(1), value)) {
+    index = static_cast<int>(value);
     return true;
   }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (s == names[i]) {
+      index = -1 - static_cast<int>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool parse_register_list(std::string_view s, const std::vector<std::string>& names, std::vector<int>& out) {
+  for (std::string_view part : split(s, ',')) {
+    int index = 0;
+    if (!parse_register(part, names, index)) return false;
+    out.push_back(index);
+  }
+  return true;
+}
+
+bool parse_operand(std::string_view s, const std::vector<std::string>& names, OperandText& operand) {
+  if (s.size() >= 2 && s.front() == '{' && s.back() == '}')
+    return parse_register_list(s.substr(1, s.size() - 2), names, operand.registers);
   if (s.size() >= 2 && s.front() == '[' && s.back() == ']') {
     operand.address = true;
     std::string_view inner = trim(s.substr(1, s.size() - 2));
+    const std::vector<std::string_view> parts = split(inner, ',');
+    if (parts.size() == 2) {  // a tensor address: [map, {c0, c1, ...}]
+      const std::string_view coordinates = parts[1];
+      if (coordinates.size() < 2 || coordinates.front() != '{' || coordinates.back() != '}') return false;
+      inner = parts[0];
+      if (!parse_register_list(coordinates.substr(1, coordinates.size() - 2), names, operand.coordinates))
+        return false;
+    }
     const size_t plus = inner.find('+');
     if (plus != std::string_view::npos) {
       if (!parse_number(inner.substr(plus + 1), operand.value)) return false;
       inner = inner.substr(0, plus);
     }
     int index = 0;
-    if (!parse_register(inner, index)) return false;
+    if (!parse_register(inner, names, index)) return false;
     operand.registers.push_back(index);
     return true;
   }
+  if (s == "_") {
+    operand.sink = true;
+    return true;
+  }
+  // %%name in a template with operands, %name in one without: a special register.
+  const std::string_view special = s.starts_with("%%") ? s.substr(2) : s.starts_with("%") ? s.substr(1) : "";
+  if (!special.empty() && !std::isdigit(static_cast<unsigned char>(special[0]))) {
+    operand.special = special_register(special);
+    return operand.special != SpecialRegister::none;
+  }
   int index = 0;
-  if (parse_register(s, index)) {
+  if (parse_register(s, names, index)) {
     operand.registers.push_back(index);
     return true;
   }
   operand.immediate = true;
   return parse_number(s, operand.value);
+}
+
+// `.reg .pred p;`, `.reg .b32 a, b;`: the statement's own registers.
+bool parse_declaration(std::string_view statement, std::vector<std::string>& names) {
+  std::string_view rest = trim(statement.substr(4));
+  while (!rest.empty() && rest.front() == '.') {  // the type
+    size_t end = 0;
+    while (end < rest.size() && !std::isspace(static_cast<unsigned char>(rest[end]))) ++end;
+    rest = trim(rest.substr(end));
+  }
+  if (rest.empty()) return false;
+  for (std::string_view name : split(rest, ',')) {
+    if (!is_identifier(name)) return false;
+    names.emplace_back(name);
+  }
+  return true;
 }
 
 // The opcode's dot-separated qualifiers, checked against what the simulator models.
@@ -86,6 +139,12 @@ bool classify(Instruction& ins, std::string& why) {
     q.push_back(rest.substr(0, dot));
     rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
   }
+  if (q.empty()) {
+    why = "an empty instruction";
+    return false;
+  }
+  if (classify_hopper(ins, q, why)) return true;
+  if (!why.empty()) return false;
   auto operand_type = [](std::string_view s, OperandType& t) {
     if (s == "f16")
       t = OperandType::f16;
@@ -156,7 +215,11 @@ bool classify(Instruction& ins, std::string& why) {
           "cp.async.wait_group and cp.async.wait_all";
     return ok;
   }
-  why = "the simulator models mma.sync (m16n8k16, m16n8k8), ldmatrix and cp.async; no other inline PTX";
+  why =
+      "the simulator models mma.sync (m16n8k16, m16n8k8), ldmatrix, cp.async and Hopper's wgmma, mbarrier, "
+      "cp.async.bulk.tensor, fence.proxy.async and setmaxnreg (sim/translate/ptx_syntax.hpp); no other "
+      "inline "
+      "PTX";
   return false;
 }
 
@@ -178,14 +241,16 @@ std::string_view operand_shape(const Instruction& ins) {
 }
 
 bool operands_fit(const Instruction& ins, std::string& why) {
+  if (ins.opcode >= Opcode::wgmma) return hopper_operands_fit(ins, why);
   const std::string_view shape = operand_shape(ins);
   const size_t required = shape.find('?') == std::string_view::npos ? shape.size() : shape.find('?');
   bool ok = ins.operands.size() >= required && ins.operands.size() <= shape.size();
   for (size_t i = 0; ok && i < ins.operands.size(); ++i) {
     const OperandText& o = ins.operands[i];
-    if (shape[i] == 'v') ok = !o.address && !o.immediate;
-    if (shape[i] == 'a') ok = o.address;
-    if (shape[i] == 'n' || shape[i] == '?') ok = !o.address && (o.immediate || o.registers.size() == 1);
+    if (o.sink || o.special != SpecialRegister::none || !o.coordinates.empty()) ok = false;
+    if (shape[i] == 'v') ok = ok && !o.address && !o.immediate;
+    if (shape[i] == 'a') ok = ok && o.address;
+    if (shape[i] == 'n' || shape[i] == '?') ok = ok && !o.address && (o.immediate || o.registers.size() == 1);
   }
   if (ok && ins.opcode == Opcode::mma) {
     // A 32-bit register holds two 16-bit elements or one tf32: an m16n8k8 tf32 has k16's register counts.
@@ -213,6 +278,13 @@ Parsed parse(std::string_view text) {
     text = trim(text.substr(1, text.size() - 2));
   for (std::string_view statement : split(text, ';')) {
     if (statement.empty()) continue;
+    if (statement.starts_with(".reg")) {
+      if (!parse_declaration(statement, parsed.registers)) {
+        parsed.error = "asm: cannot read the declaration '" + std::string(statement) + "'";
+        return parsed;
+      }
+      continue;
+    }
     Instruction ins;
     size_t name_end = 0;
     while (name_end < statement.size() && !std::isspace(static_cast<unsigned char>(statement[name_end])))
@@ -227,13 +299,16 @@ Parsed parse(std::string_view text) {
     if (!operands.empty()) {
       for (std::string_view part : split(operands, ',')) {
         OperandText operand;
-        if (!parse_operand(part, operand)) {
+        if (!parse_operand(part, parsed.registers, operand)) {
           parsed.error = "asm \"" + ins.name + "\": cannot read the operand '" + std::string(part) + "'";
           return parsed;
         }
         ins.operands.push_back(std::move(operand));
       }
     }
+    // wgmma's A is a descriptor (one register) or four registers: the operand itself says which.
+    ins.a_in_registers =
+        ins.opcode == Opcode::wgmma && ins.operands.size() > 1 && ins.operands[1].registers.size() > 1;
     if (!operands_fit(ins, why)) {
       parsed.error = "asm \"" + ins.name + "\": " + why;
       return parsed;

@@ -113,7 +113,7 @@ void wgmma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int m,
   int device = 0, sms = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  const int tiles = m / kBM * ((n + kBN - 1) / kBN);
-  wgmma_gemm_persistent < <<tiles<sms ? tiles : sms, kThreads, kSharedBytes>>>(
-                              tensor_map_128b(a, m, k, kBM), tensor_map_128b(b, n, k, kBN), c, m, n, k);
+  const int tiles = m / kBM * ((n + kBN - 1) / kBN), blocks = tiles < sms ? tiles : sms;
+  wgmma_gemm_persistent<<<blocks, kThreads, kSharedBytes>>>(tensor_map_128b(a, m, k, kBM),
+                                                            tensor_map_128b(b, n, k, kBN), c, m, n, k);
 }

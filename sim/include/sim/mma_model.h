@@ -47,6 +47,9 @@ struct Model {
 
 // H100 (sm_90) mma.sync, m16n8k16 and m16n8k8 alike (a block of 16 covers k = 8 in one step).
 constexpr Model kDeviceModel{16, 3, true, false};
+// H100 wgmma.mma_async (bf16 / f16, fp32 accumulators): taken to sum each k16 instruction as mma.sync sums
+// its k16, with the accumulator, in one fused step. tests/gpu/wgmma_bits.cu compares it with a GPU.
+constexpr Model kWgmmaModel = kDeviceModel;
 
 // The smallest normal exponent of the operand formats: what a subnormal operand's exponent reads as. bf16
 // and tf32 have float's exponent.

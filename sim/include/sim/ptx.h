@@ -51,11 +51,14 @@ Operand output(T& lvalue) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "an asm output is a register");
   return {C, false, &lvalue, sizeof(T), 0};
 }
+// Not instrumented: the read that makes an in-out operand is the instruction's, not the learner's, and
+// must not count as a thread's read of a register a pending wgmma owns (ptx/wgmma_results.hpp).
 template <char C, class T>
-Operand in_out(T& lvalue) {
+__attribute__((noinline, no_sanitize_thread)) Operand in_out(T& lvalue) {
+  const T value = lvalue;
   Operand o = output<C>(lvalue);
   o.readable = true;
-  o.value = bits_of(lvalue);
+  o.value = bits_of(value);
   return o;
 }
 

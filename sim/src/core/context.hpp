@@ -28,6 +28,14 @@ struct PendingCopy {
   std::source_location where;
 };
 
+// Bytes of a simulated thread's registers (on its fiber's stack) that an asynchronous instruction still
+// owns: the memory checker hands the thread's own accesses to them to the layer that owns them (the
+// accumulators of a wgmma not yet waited for, ptx/wgmma_registers.cpp). Empty: size 0.
+struct WatchedRange {
+  uintptr_t lo = 0;
+  size_t size = 0;
+};
+
 struct ThreadState {
   uint3 thread_idx;     // what threadIdx reads
   unsigned linear = 0;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
@@ -35,6 +43,7 @@ struct ThreadState {
   BlockState* block = nullptr;
   std::vector<PendingCopy> pending_copies;  // in issue order
   unsigned committed_batches = 0;
+  WatchedRange watched;
 };
 
 // What runs a block (execution/block_runner.hpp) as the layers below it see it: the memory checker
@@ -63,6 +72,8 @@ struct BlockState {
 namespace detail {
 // initial-exec: the memory checker reads this on every instrumented access, so no __tls_get_addr.
 extern constinit thread_local ThreadState* current_state [[gnu::tls_model("initial-exec")]];
+// The running thread's WatchedRange, beside it so that the check of every access needs no pointer chase.
+extern constinit thread_local WatchedRange current_watched [[gnu::tls_model("initial-exec")]];
 }  // namespace detail
 
 // The simulated thread running on this host thread, or nullptr in host code. Inline: threadIdx and every
@@ -72,6 +83,11 @@ inline ThreadState* current_thread() noexcept {
 }
 inline void set_current_thread(ThreadState* t) noexcept {
   detail::current_state = t;
+  detail::current_watched = t ? t->watched : WatchedRange{};
+}
+inline void set_watched_range(ThreadState& t, WatchedRange range) noexcept {
+  t.watched = range;
+  if (detail::current_state == &t) detail::current_watched = range;
 }
 
 // Ends the running block without returning, as a GPU ends a kernel at a misaligned access (the

@@ -1,11 +1,14 @@
 // Runs one block at a time on a host thread: a fiber per CUDA thread, scheduled round-robin, each
 // running until it exits or waits at a barrier or warp collective. Member functions are defined by
 // job: scheduler.cpp (fibers, hand-over, exit), barrier.cpp, collectives.cpp, warp_conflicts.cpp
-// (lanes that disagree about a collective) and stall.cpp (blocks in which nothing can run).
+// (lanes that disagree about a collective), warpgroup.cpp (collectives of 4 aligned warps: wgmma),
+// async_wait.cpp (threads that wait for an asynchronous event: an mbarrier's phase) and stall.cpp (blocks
+// in which nothing can run).
 #pragma once
 #include <array>
 #include <cstdint>
 #include <source_location>
+#include <string>
 #include <vector>
 
 #include "core/context.hpp"
@@ -20,6 +23,8 @@ enum class Wait : uint8_t {
   barrier,     // in __syncthreads*
   collective,  // in a warp collective (__shfl*_sync, __ballot_sync, __syncwarp ...)
   activemask,  // in __activemask, until the rest of its warp waits or exits
+  warpgroup,   // in a warp-group collective (wgmma.mma_async, setmaxnreg), until its 128 threads arrive
+  event,       // for an asynchronous event (an mbarrier phase), until notified or the block would stall
   exited,
 };
 
@@ -43,13 +48,17 @@ enum class CollectiveOp : uint8_t {
   reduce_or,
   reduce_xor,
   warp_matrix,  // mma.sync / ldmatrix (ptx/warp_matrix.hpp): value points at the lane's WarpMatrixCall
+  warpgroup,    // a warp-group collective: value points at the thread's call record of the layer above
 };
 const char* collective_name(CollectiveOp op);
 
 struct SimThread;
 // Computes the results of a collective whose arithmetic the layer above defines (warp_matrix), once
-// every lane of `group` waits at it.
+// every lane of `group` waits at it. A warp-group collective gets its first thread and group ~0u.
 using CompleteGroup = void (*)(SimThread* lanes, uint32_t group, const BlockState& block);
+// What a thread waiting for an event waits for, in words, and the finding kind of a block that stalls
+// with it waiting ("mbarrier_deadlock" ...): from the layer that defines the event.
+using DescribeEvent = const char* (*)(const SimThread& waiter, std::string& words);
 
 struct CollectiveCall {
   CollectiveOp op;
@@ -72,6 +81,9 @@ struct SimThread : ThreadState {
   CollectiveCall call{};      // while wait == collective
   int predicate = 0;          // while wait == barrier
   CollectiveResult result{};  // what the barrier or collective it waited at returns
+  uint64_t event = 0;         // while wait == event: what it waits for (its layer's key)
+  DescribeEvent describe_event = nullptr;
+  uint64_t released_at = ~uint64_t{0};  // the event progress at which a stall last released it
 };
 
 struct WarpState {
@@ -102,6 +114,15 @@ class BlockRunner final : public BlockControl {
   int barrier(SimThread& self, int predicate, std::source_location where);
   CollectiveResult collective(SimThread& self, const CollectiveCall& call, std::source_location where);
   uint32_t activemask(SimThread& self, std::source_location where);
+  // A collective of the 4 aligned warps of `self`'s warp group (call.op: warpgroup): returns once all 128
+  // threads are at it and call.complete has run for them; reports and ends the block if they cannot be.
+  void warpgroup_collective(SimThread& self, const CollectiveCall& call, std::source_location where);
+  // Waits until notify_event(event) (true) or until the block could not go on otherwise (false: a
+  // try_wait's time limit), at most once per change of event progress.
+  bool wait_for_event(SimThread& self, uint64_t event, DescribeEvent describe, std::source_location where);
+  void notify_event(uint64_t event);
+  // Something a waiting thread may be waiting for has changed (an arrival, bytes of a copy).
+  void note_event_progress() { ++event_progress_; }
   // Ends the block after an error: the remaining threads never run again.
   [[noreturn]] void abandon_block(ThreadState& self) override;
 
@@ -135,6 +156,10 @@ class BlockRunner final : public BlockControl {
   bool group_is_consistent(unsigned warp, uint32_t mask, CollectiveOp op) const;
   void release_group(unsigned warp, uint32_t mask);
   void release_activemask(unsigned warp);
+  void settle_warpgroup(unsigned group);
+  bool report_warpgroup_conflict(unsigned group);
+  // Lets every thread waiting for an event return false once per change of progress; false if none can.
+  bool release_event_waits();
 
   // Two waiting lanes that a complete mask puts together but that disagree on the collective or
   // its mask (only ones at the same call site if `same_site_only`); reports them.
@@ -148,6 +173,9 @@ class BlockRunner final : public BlockControl {
   FiberContext scheduler_;
   std::vector<SimThread> threads_;  // kMaxStacks, reused by every block
   std::array<WarpState, StackPool::kMaxStacks / 32> warps_{};
+  std::array<uint32_t, StackPool::kMaxStacks / 32>
+      warpgroup_lanes_{};  // per warp: lanes at a warp-group call
+  uint64_t event_progress_ = 0;
   BlockState block_{};
   KernelBody body_ = nullptr;
   const void* closure_ = nullptr;

@@ -64,6 +64,8 @@ bool BlockRunner::run(const LaunchInfo& launch, uint3 block_idx, size_t dynamic_
     t.wait = Wait::none;
     t.pending_copies.clear();  // copies a thread never waited for do not outlive its block
     t.committed_batches = 0;
+    t.watched = {};
+    t.released_at = ~uint64_t{0};
     prepare_fiber(t.fiber, stacks_.stack(i), StackPool::kStackBytes, &fiber_main, &t);
   }
   const unsigned warps = (count_ + 31) / 32;
@@ -72,6 +74,7 @@ bool BlockRunner::run(const LaunchInfo& launch, uint3 block_idx, size_t dynamic_
     if (count_ - w * 32 < 32) warps_[w].exited = ~0u << (count_ - w * 32);  // lanes that do not exist
     warps_[w].running = ~warps_[w].exited;
   }
+  warpgroup_lanes_ = {};
   live_ = count_;
   at_barrier_ = 0;
   abandoned_ = false;
@@ -89,12 +92,14 @@ uint64_t BlockRunner::take_switches() {
 
 // Runs the block's threads until none can run: each fiber hands over directly to the next runnable
 // thread in round-robin order (suspend), and only the last one returns here.
+// Threads waiting for an asynchronous event get another turn once nothing else can run (async_wait.cpp).
 void BlockRunner::schedule() {
-  if (SimThread* first = next_runnable(count_ - 1)) {
+  while (SimThread* first = next_runnable(count_ - 1)) {
     set_current_thread(first);
     ++switches_;
     switch_fiber(scheduler_, first->fiber);
     set_current_thread(nullptr);
+    if (live_ == 0 || abandoned_ || !release_event_waits()) break;
   }
   if (live_ > 0 && !abandoned_) {
     report_stall();
@@ -162,6 +167,7 @@ void BlockRunner::exit_thread(SimThread& self) {
   warps_[self.warp].exited |= 1u << self.lane;
   --live_;
   settle_warp(self.warp);
+  if (!abandoned_) settle_warpgroup(self.warp / 4);
   if (!abandoned_ && at_barrier_ > 0 && at_barrier_ == live_) complete_barrier();
 }
 

@@ -18,6 +18,13 @@ std::string describe_wait(const SimThread& t) {
              hex_mask(t.call.mask) + ")";
     case Wait::activemask:
       return "wait at __activemask() (" + describe_site(t.site) + ")";
+    case Wait::warpgroup:
+      return "wait at a warp-group instruction (" + describe_site(t.site) + ")";
+    case Wait::event: {
+      std::string words;
+      t.describe_event(t, words);
+      return words;
+    }
     case Wait::exited:
       return "exited";
     case Wait::none:
@@ -50,6 +57,16 @@ void BlockRunner::report_stall() {
   }
   const SimThread* first = &threads_[0];
   while (first->wait == Wait::exited) ++first;
+  // A thread waiting for an asynchronous event says what the stall is (an mbarrier that never completes).
+  const SimThread* event_waiter = first;
+  while (event_waiter < &threads_[count_ - 1] && event_waiter->wait != Wait::event) ++event_waiter;
+  if (event_waiter->wait == Wait::event) {
+    std::string words;
+    const char* kind = event_waiter->describe_event(*event_waiter, words);
+    report_as(*event_waiter, Severity::error, kind, event_waiter->site,
+              describe_block(block_) + " cannot make progress (on a GPU it hangs): " + who + ".");
+    return;
+  }
   report_as(*first, Severity::error, "deadlock", first->site,
             describe_block(block_) + " cannot make progress: " + who +
                 ". A warp collective waits for every lane its mask names, and __syncthreads() for every "

@@ -126,6 +126,12 @@ void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must
   cache_and_count(*allocation, address, bytes, kind);
 }
 
+WatchedAccessHandler watched_access_handler = nullptr;
+
+void check_watched_access(uintptr_t address, size_t bytes, Access kind, const Where& where) {
+  if (watched_access_handler) watched_access_handler(address, bytes, kind, where);
+}
+
 void flush_access_cache() {
   HostThreadAccess& local = host_thread_access;
   for (CachedSpan& cached : local.spans) flush_span(cached);

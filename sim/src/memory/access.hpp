@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/context.hpp"
 #include "diagnostics/report.hpp"
 #include "memory/access_kind.hpp"
 #include "memory/heap.hpp"
@@ -46,6 +47,12 @@ extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_mod
 // Marks or clears shared bytes as the destination of a cp.async not yet landed (reading them is an error).
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
 
+// The running thread's access to its own watched registers (core/context.hpp, WatchedRange): handed to
+// whoever watches them (the wgmma accumulators' owner sets it).
+using WatchedAccessHandler = void (*)(uintptr_t address, size_t bytes, Access kind, const Where& where);
+extern WatchedAccessHandler watched_access_handler;
+[[gnu::noinline]] void check_watched_access(uintptr_t address, size_t bytes, Access kind, const Where& where);
+
 // `must_align`: the compiler promised natural alignment (bytes is 1, 2, 4, 8 or 16), which the GPU
 // requires; byte ranges and accesses the compiler knows to be unaligned pass false.
 [[gnu::always_inline]] inline void on_access(const void* pointer, size_t bytes, Access kind, bool must_align,
@@ -65,6 +72,8 @@ void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
     check_device_access(address, bytes, kind, must_align, where);
   } else if (address - local.shared_lo < local.shared_size) {
     check_shared_access(address, bytes, kind, must_align, where);
+  } else if (address - detail::current_watched.lo < detail::current_watched.size) {
+    check_watched_access(address, bytes, kind, where);
   }
 }
 

@@ -66,12 +66,14 @@ SharedBlock& running_block() {
 SharedBlock::SharedBlock()
     : arena(reserve<std::byte>(kArenaBytes)),
       byte_state(reserve<uint8_t>(kArenaBytes + kStateSlack)),
-      words(reserve<WordShadow>(kWords)) {}
+      words(reserve<WordShadow>(kWords)),
+      chunk_tags(reserve<ChunkTag>(kArenaBytes / 16)) {}
 
 SharedBlock::~SharedBlock() {
   munmap(arena, kArenaBytes);
   munmap(byte_state, kArenaBytes + kStateSlack);
   munmap(words, kWords * sizeof(WordShadow));
+  munmap(chunk_tags, kArenaBytes / 16 * sizeof(ChunkTag));
 }
 
 bool begin_block(BlockState& block, size_t dynamic_bytes, size_t dynamic_limit) {
@@ -83,6 +85,9 @@ bool begin_block(BlockState& block, size_t dynamic_bytes, size_t dynamic_limit) 
   shared.variables_ready = 0;
   ++shared.serial;
   shared.first_epoch = block.epoch;
+  shared.async_reads.clear();
+  shared.unfenced_lo = shared.unfenced_hi = 0;
+  shared.first_copy = shared.next_copy;
   shared.block = &block;
   make_ready(shared, shared_layout.dynamic_region());
   make_new_variables_ready(shared);

@@ -1,6 +1,8 @@
 // Inline PTX (sim/include/sim/ptx.h): the statement's template is parsed once per call site, then
 // each instruction runs for the calling thread: mma and ldmatrix as warp collectives (warp_matrix.cpp),
-// cp.async through the same path as __pipeline_memcpy_async.
+// cp.async through the same path as __pipeline_memcpy_async, Hopper's asynchronous path in hopper.hpp's
+// modules (mbarrier.cpp, bulk_tensor.cpp, wgmma.cpp, warpgroup_misc.cpp) and the scalar instructions
+// their wrappers use in scalar.cpp.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -11,6 +13,8 @@
 #include "diagnostics/describe.hpp"
 #include "diagnostics/store.hpp"
 #include "memory/access.hpp"
+#include "ptx/hopper.hpp"
+#include "ptx/operands.hpp"
 #include "ptx/warp_matrix.hpp"
 #include "ptx_syntax.hpp"
 #include "sim/ptx.h"
@@ -24,47 +28,6 @@ const Parsed& parsed(const char* asm_template) {
   if (found == cache.end()) found = cache.emplace(asm_template, parse(asm_template)).first;
   return found->second;
 }
-
-// The operands of one statement as the instructions name them (%n).
-class Bound {
- public:
-  Bound(const Instruction& ins, std::initializer_list<Operand> operands, std::source_location where)
-      : ins_(ins), operands_(operands), where_(where) {}
-
-  [[noreturn]] void fail(const char* kind, const std::string& message) const {
-    report(Severity::error, kind, where_of(where_), "asm \"" + ins_.name + "\": " + message);
-    stop_running_block();
-  }
-
-  const Operand& operand(int index, const char* constraints, bool as_output) const {
-    if (index < 0 || static_cast<size_t>(index) >= operands_.size())
-      fail("asm_operand_invalid", "%" + std::to_string(index) + " names no operand (the statement has " +
-                                      std::to_string(operands_.size()) + ")");
-    const Operand& o = operands_.begin()[index];
-    if (!std::strchr(constraints, o.constraint))
-      fail("asm_operand_invalid", "%" + std::to_string(index) + " has constraint '" + o.constraint +
-                                      "', this operand wants '" + constraints + "'");
-    if (as_output ? o.output == nullptr : !o.readable)
-      fail("asm_operand_invalid", "%" + std::to_string(index) +
-                                      (as_output ? " must be an output (\"=" : " must be an input (\"") +
-                                      constraints[0] + "\")");
-    return o;
-  }
-  uint64_t value(const OperandText& text, size_t i, const char* constraints) const {
-    if (text.immediate) return static_cast<uint64_t>(text.value);
-    return operand(text.registers.at(i), constraints, false).value;
-  }
-  void write(const OperandText& text, size_t i, uint32_t bits) const {
-    const Operand& o = operand(text.registers.at(i), "rf", true);
-    std::memcpy(o.output, &bits, std::min<size_t>(o.output_bytes, 4));
-  }
-  std::source_location where() const { return where_; }
-
- private:
-  const Instruction& ins_;
-  std::initializer_list<Operand> operands_;
-  std::source_location where_;
-};
 
 void run_mma(const Instruction& ins, const Bound& bound) {
   WarpMatrixCall call{&ins, bound.where()};
@@ -137,8 +100,9 @@ void execute(const char* asm_template, std::initializer_list<Operand> operands, 
     if (current_thread()) stop_running_block();
     return;
   }
+  LocalRegisters locals{};
   for (const Instruction& ins : statement.instructions) {
-    const Bound bound(ins, operands, where);
+    const Bound bound(ins, operands, locals, where);
     switch (ins.opcode) {
       case Opcode::mma:
         run_mma(ins, bound);
@@ -158,6 +122,9 @@ void execute(const char* asm_template, std::initializer_list<Operand> operands, 
       case Opcode::wait_all:
         __pipeline_commit();
         __pipeline_wait_prior(0);
+        break;
+      default:
+        run_hopper(bound);
         break;
     }
   }

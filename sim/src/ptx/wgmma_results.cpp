@@ -1,0 +1,87 @@
+#include "ptx/wgmma_results.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "diagnostics/describe.hpp"
+#include "diagnostics/store.hpp"
+#include "memory/access.hpp"
+#include "memory/async_proxy.hpp"
+#include "memory/describe.hpp"
+#include "ptx/hopper.hpp"
+
+namespace sim::ptx {
+namespace {
+
+void update_watch(ThreadState& thread, const ThreadAsync& self) {
+  uintptr_t lo = ~uintptr_t{0}, hi = 0;
+  for (const PendingWgmma& p : self.wgmma)
+    for (const float* reg : p.registers) {
+      lo = std::min(lo, reinterpret_cast<uintptr_t>(reg));
+      hi = std::max(hi, reinterpret_cast<uintptr_t>(reg) + sizeof(float));
+    }
+  set_watched_range(thread, hi > lo ? WatchedRange{lo, hi - lo} : WatchedRange{});
+}
+
+// The running thread touched its watched registers (memory/access.hpp): a pending accumulator?
+void on_watched_access(uintptr_t address, size_t bytes, memory::Access kind, const Where& where) {
+  ThreadState* thread = current_thread();
+  if (!thread) return;
+  const ThreadAsync& self = thread_async(*thread);
+  for (const PendingWgmma& p : self.wgmma) {
+    for (const float* reg : p.registers) {
+      const auto r = reinterpret_cast<uintptr_t>(reg);
+      if (address >= r + sizeof(float) || r >= address + bytes) continue;
+      if (count_repeat("wgmma_accumulator_pending", where)) return;
+      report(
+          Severity::error, "wgmma_accumulator_pending", where,
+          memory::access_words(kind, bytes) +
+              " of an accumulator register of the wgmma.mma_async issued at " + describe_site(p.where) +
+              ", whose group no wgmma.wait_group has covered yet: a wgmma writes its accumulators "
+              "asynchronously, so they may be read or written only after wgmma.wait_group N leaves at most N "
+              "newer groups pending (wgmma_wait<0>() before the results are used). A GPU gives whatever the "
+              "registers hold at that moment.");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+float accumulator_input(const SimThread& thread, const float* reg, float value) {
+  const ThreadAsync& self = thread_async(thread);
+  for (auto p = self.wgmma.rbegin(); p != self.wgmma.rend(); ++p) {
+    const auto found = std::find(p->registers.begin(), p->registers.end(), reg);
+    if (found != p->registers.end()) return p->results[found - p->registers.begin()];
+  }
+  return value;
+}
+
+void record_pending(SimThread& thread, PendingWgmma pending) {
+  memory::watched_access_handler = &on_watched_access;
+  ThreadAsync& self = thread_async(thread);
+  pending.group = self.wgmma_committed;
+  self.wgmma.push_back(std::move(pending));
+  update_watch(thread, self);
+}
+
+void run_wgmma_commit() {
+  ++thread_async(*current_thread()).wgmma_committed;
+}
+
+void run_wgmma_wait(const Bound& bound) {
+  ThreadState& thread = *current_thread();
+  ThreadAsync& self = thread_async(thread);
+  const uint64_t allowed = bound.value(bound.instruction().operands[0], "n");
+  const uint64_t done_below = self.wgmma_committed > allowed ? self.wgmma_committed - allowed : 0;
+  std::erase_if(self.wgmma, [&](const PendingWgmma& p) {
+    if (p.group >= done_below) return false;
+    for (size_t i = 0; i < p.registers.size(); ++i) std::memcpy(p.registers[i], &p.results[i], sizeof(float));
+    memory::end_async_read(p.read);
+    return true;
+  });
+  update_watch(thread, self);
+}
+
+}  // namespace sim::ptx
