@@ -106,6 +106,28 @@ __device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap*
       : "memory");
 }
 
+// Orders this thread's earlier stores to shared memory before what the async proxy reads next (a TMA
+// store, wgmma): each storing thread fences, then a barrier, then the one thread that issues the copy.
+__device__ __forceinline__ void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+// Copies the box at (column col, row row) of the map's matrix from shared memory at src, as a bulk group of
+// this thread: src may be reused once bulk_wait_read covers the group.
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, const void* src, int col, int row) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(map),
+      "r"(col), "r"(row), "r"(smem_u32(src))
+      : "memory");
+}
+__device__ __forceinline__ void bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+// Waits until at most kPending bulk groups still read their shared memory.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+}
+
 // ---- Clusters -------------------------------------------------------------------------------------------
 
 __device__ __forceinline__ uint32_t cluster_cta_rank() {

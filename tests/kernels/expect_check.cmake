@@ -20,9 +20,20 @@ if(test_text MATCHES "\n// mutant-of: ([^\n]+)\n// replace: ([^\n]+)\n// with: (
     message(FATAL_ERROR "${FILE}: '${old}' must occur exactly once in ${original}")
   endif()
   string(REPLACE "${old}" "${new}" mutant "${mutant}")
-  get_filename_component(name ${original} NAME)
-  file(WRITE ${WORK}/mutant/${name} "${mutant}")
-  set(FILE ${WORK}/mutant/${name})
+  # Where the original lies relative to the source tree, with the headers it includes by a relative path
+  # (a later version's ../common/hopper_ptx.cuh), so that the copy builds as the original does.
+  file(RELATIVE_PATH relative ${SOURCE_DIR} ${original})
+  file(WRITE ${WORK}/mutant/${relative} "${mutant}")
+  set(FILE ${WORK}/mutant/${relative})
+  get_filename_component(original_dir ${original} DIRECTORY)
+  file(STRINGS ${original} local_includes REGEX "^#include \"[^\"]+\"")
+  foreach(line IN LISTS local_includes)
+    string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
+    get_filename_component(header ${original_dir}/${header} ABSOLUTE)
+    file(RELATIVE_PATH header_relative ${SOURCE_DIR} ${header})
+    get_filename_component(header_dir ${WORK}/mutant/${header_relative} DIRECTORY)
+    file(COPY ${header} DESTINATION ${header_dir})
+  endforeach()
 endif()
 
 if(SOURCE STREQUAL "solution")

@@ -186,6 +186,11 @@ class BlockRunner final : public BlockControl {
   uint64_t switches_ = 0;
 };
 
+// A check that a layer above runs when a block has run to its end (no finding stopped it), before its
+// shared memory goes: e.g. an mbarrier left holding bytes that no phase announced. Registered once.
+using BlockEndCheck = void (*)(const BlockState& block);
+void add_block_end_check(BlockEndCheck check);
+
 // The simulated thread calling a device function; aborts with a message in host code.
 SimThread& calling_thread(const char* function);
 

@@ -25,7 +25,21 @@ uint64_t next_block_epoch() {
   return next.fetch_add(uint64_t{1} << 32, std::memory_order_relaxed);
 }
 
+std::array<std::atomic<BlockEndCheck>, 4> block_end_checks{};
+
+void run_block_end_checks(const BlockState& block) {
+  for (const auto& check : block_end_checks)
+    if (const BlockEndCheck f = check.load(std::memory_order_acquire)) f(block);
+}
+
 }  // namespace
+
+void add_block_end_check(BlockEndCheck check) {
+  for (auto& slot : block_end_checks) {
+    BlockEndCheck expected = nullptr;
+    if (slot.load() == check || slot.compare_exchange_strong(expected, check)) return;
+  }
+}
 
 BlockRunner& BlockRunner::for_this_thread() {
   if (!this_thread_runner) {
@@ -82,6 +96,7 @@ bool BlockRunner::run(const LaunchInfo& launch, uint3 block_idx, size_t dynamic_
   closure_ = closure;
 
   schedule();
+  if (!abandoned_) run_block_end_checks(block_);
   memory::end_block(block_);
   return true;
 }

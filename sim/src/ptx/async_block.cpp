@@ -3,8 +3,11 @@
 namespace sim::ptx {
 
 AsyncBlock& async_block() {
+  return async_block(*current_thread()->block);
+}
+
+AsyncBlock& async_block(const BlockState& block) {
   static thread_local AsyncBlock state;
-  const BlockState& block = *current_thread()->block;
   // A block's epochs start at a multiple of 2^32 that no other block shares (execution/scheduler.cpp).
   const uint64_t id = block.epoch >> 32;
   if (state.block_id != id) {
@@ -16,11 +19,11 @@ AsyncBlock& async_block() {
 }
 
 ThreadAsync& thread_async(const ThreadState& thread) {
-  return async_block().threads[thread.linear];
+  return async_block(*thread.block).threads[thread.linear];
 }
 
-Mbarrier* find_mbarrier(uint32_t address) {
-  for (Mbarrier& barrier : async_block().barriers)
+Mbarrier* find_mbarrier(AsyncBlock& block, uint32_t address) {
+  for (Mbarrier& barrier : block.barriers)
     if (barrier.address == address) return &barrier;
   return nullptr;
 }

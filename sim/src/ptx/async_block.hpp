@@ -48,10 +48,12 @@ struct AsyncBlock {
   std::vector<ThreadAsync> threads;  // by linear thread index
 };
 
-// The running block's state (reset when a block other than the last one asks).
+// A block's state on this host thread (reset when a block other than the last one asks); the running
+// block's without an argument.
+AsyncBlock& async_block(const BlockState& block);
 AsyncBlock& async_block();
 ThreadAsync& thread_async(const ThreadState& thread);
-// The barrier at `address`, or nullptr if no mbarrier.init of this block made one there.
-Mbarrier* find_mbarrier(uint32_t address);
+// The barrier at `address`, or nullptr if no mbarrier.init of the block made one there.
+Mbarrier* find_mbarrier(AsyncBlock& block, uint32_t address);
 
 }  // namespace sim::ptx

@@ -24,9 +24,13 @@ uint64_t event_of(uint32_t address) {
   return uint64_t{1} << 40 | address;
 }
 
+std::string barrier_name(const BlockState& block, uint32_t address) {
+  return "the mbarrier at " +
+         memory::shared_element(*static_cast<const memory::SharedBlock*>(block.shared), address, 8);
+}
+
 std::string barrier_name(uint32_t address) {
-  const auto* block = static_cast<const memory::SharedBlock*>(current_thread()->block->shared);
-  return "the mbarrier at " + memory::shared_element(*block, address, 8);
+  return barrier_name(*current_thread()->block, address);
 }
 
 // The 8 bytes of the barrier through the memory checker: bounds, alignment and races (an init must be
@@ -45,7 +49,7 @@ void touch(const Bound& bound, uint32_t address, memory::Access kind) {
 
 Mbarrier& initialized(const Bound& bound, uint32_t address) {
   touch(bound, address, memory::Access::atomic);
-  Mbarrier* barrier = find_mbarrier(address);
+  Mbarrier* barrier = find_mbarrier(async_block(), address);
   if (!barrier)
     bound.fail("mbarrier_invalid",
                barrier_name(address) +
@@ -88,9 +92,9 @@ std::string state_words(const Mbarrier& b) {
 const char* describe_wait(const SimThread& waiter, std::string& words) {
   const auto address = static_cast<uint32_t>(waiter.event);
   const uint32_t parity = thread_async(waiter).waiting_parity;
-  const Mbarrier* barrier = find_mbarrier(address);
+  const Mbarrier* barrier = find_mbarrier(async_block(*waiter.block), address);
   words = "wait at mbarrier.try_wait.parity (" + describe_site(waiter.site) + ") for the phase of parity " +
-          std::to_string(parity) + " of " + barrier_name(address);
+          std::to_string(parity) + " of " + barrier_name(*waiter.block, address);
   if (!barrier) return "mbarrier_deadlock";
   words += ": " + state_words(*barrier);
   if (barrier->transaction < 0) {
@@ -129,9 +133,30 @@ void try_wait(const Bound& bound) {
   bound.write(ins.operands[0], 0, done ? 1 : 0);
 }
 
+// A barrier whose current phase holds bytes of bulk copies that no expect_tx announced, when its block
+// ends: its phases counted arrivals alone, so the phase those copies belonged to completed before they
+// landed (on a GPU the waiting threads read the stage too early). Reported even where nothing hung.
+void check_barriers_at_end(const BlockState& block) {
+  for (const Mbarrier& barrier : async_block(block).barriers) {
+    if (barrier.transaction >= 0) continue;
+    const Where at = where_of(barrier.init_site);
+    if (count_repeat("mbarrier_tx_mismatch", at)) continue;
+    report(
+        Severity::error, "mbarrier_tx_mismatch", at,
+        describe_block(block) + " ended with the mbarrier initialized here in phase " +
+            std::to_string(barrier.completed) + ", holding " + std::to_string(-barrier.transaction) +
+            " bytes of bulk copies that no mbarrier.arrive.expect_tx announced: the barrier was never armed "
+            "with its bytes, so its phases completed on arrivals alone, before the copies landed (use "
+            "mbarrier.arrive.expect_tx(bytes), not mbarrier.arrive, for the arrival that starts a stage's "
+            "copies)");
+  }
+}
+
 }  // namespace
 
 void run_mbarrier(const Bound& bound) {
+  static const bool checked_at_block_end = (add_block_end_check(&check_barriers_at_end), true);
+  (void)checked_at_block_end;
   const Instruction& ins = bound.instruction();
   switch (ins.opcode) {
     case Opcode::mbarrier_init: {
@@ -141,7 +166,7 @@ void run_mbarrier(const Bound& bound) {
         bound.fail("mbarrier_invalid",
                    "an mbarrier's arrival count is 1 to 2^20 - 1, not " + std::to_string(count));
       touch(bound, address, memory::Access::write);
-      Mbarrier* barrier = find_mbarrier(address);
+      Mbarrier* barrier = find_mbarrier(async_block(), address);
       if (!barrier) barrier = &async_block().barriers.emplace_back(Mbarrier{address});
       *barrier =
           Mbarrier{address, static_cast<uint32_t>(count), static_cast<uint32_t>(count), 0, 0, bound.where()};
@@ -173,7 +198,7 @@ void run_mbarrier(const Bound& bound) {
 }
 
 bool complete_transaction(const Bound& bound, uint64_t shared_address, uint32_t bytes) {
-  Mbarrier* barrier = find_mbarrier(static_cast<uint32_t>(shared_address));
+  Mbarrier* barrier = find_mbarrier(async_block(), static_cast<uint32_t>(shared_address));
   if (!barrier) {
     report(Severity::error, "bulk_copy_invalid", where_of(bound.where()),
            bound.instruction().name + ": its mbarrier operand, " +
