@@ -16,8 +16,8 @@
 //
 // Budgets. Lines: roughly 150 for kernel + launcher, the wrappers below included. Memory traffic:
 // read a and b once per block tile of c that needs them, write c once.
-// The clear reference solution (one warp group, 128 x 128 tiles, 4 stages) and the fast one (two warp
-// groups on 128 x 256 tiles, persistent clusters sharing B) are timed beside cuBLAS on the puzzle's page.
+// The clear reference solution (one warp group, 128 x 128 tiles, 4 stages) and the fast ones (two warp
+// groups on 128 x 256 tiles; persistent blocks) are timed beside cuBLAS on the puzzle's page.
 //
 // You choose grid, block and shared memory in the launcher below. Its signature is fixed: the harness
 // calls it with device pointers and checks c. The tensor maps are made on the host (tensor_map, below)

@@ -22,21 +22,15 @@
 #include <string>
 #include <vector>
 
+#include "bit_sections.hpp"
 #include "mma_model.h"
 
 namespace {
 
+using namespace bits;
+
 constexpr int kTiles = 512;  // mma tiles per variant, one warp each
 constexpr int kProbes = 1 << 20;
-
-#define CHECK_CUDA(call)                                                                         \
-  do {                                                                                           \
-    cudaError_t e = (call);                                                                      \
-    if (e != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 // ---- device code ----
 
@@ -180,47 +174,6 @@ __global__ void sixteen_bit(int n, const float* f, const uint16_t* bits, uint32_
 
 // ---- host ----
 
-struct Section {
-  std::string name;
-  std::vector<uint32_t> bits;
-};
-
-template <class T>
-T* upload(const std::vector<T>& v) {
-  T* p = nullptr;
-  CHECK_CUDA(cudaMalloc(&p, v.size() * sizeof(T)));
-  CHECK_CUDA(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return p;
-}
-template <class T>
-std::vector<T> download(const T* p, size_t n) {
-  std::vector<T> v(n);
-  CHECK_CUDA(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return v;
-}
-
-// 16-bit values with exponents in a band around 1 (no inf/NaN), random signs: products and sums
-// that exercise alignment and cancellation inside the tensor core.
-uint16_t random_sixteen(std::mt19937& rng, bool bf16) {
-  const uint32_t u = rng();
-  const uint32_t sign = u & 0x8000;
-  if (bf16) return static_cast<uint16_t>(sign | (120 + (u >> 16) % 16) << 7 | (u & 0x7F));
-  return static_cast<uint16_t>(sign | (8 + (u >> 16) % 16) << 10 | (u & 0x3FF));
-}
-float random_float(std::mt19937& rng) {
-  const uint32_t u = rng();
-  const uint32_t bits = (u & 0x80000000u) | (118 + (u >> 23) % 16) << 23 | (rng() & 0x7FFFFF);
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-uint32_t float_bits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return bits;
-}
-
 struct MmaInputs {
   std::vector<uint32_t> a, b;  // element bits: 16-bit values, or tf32 operands as whole floats
   std::vector<float> c;
@@ -309,44 +262,6 @@ std::vector<Section> run_all() {
   return sections;
 }
 
-void write_sections(const char* path, const std::vector<Section>& sections) {
-  FILE* f = std::fopen(path, "wb");
-  if (!f) {
-    std::fprintf(stderr, "cannot write %s\n", path);
-    std::exit(1);
-  }
-  for (const Section& s : sections) {
-    const uint32_t name_size = static_cast<uint32_t>(s.name.size()),
-                   count = static_cast<uint32_t>(s.bits.size());
-    std::fwrite(&name_size, 4, 1, f);
-    std::fwrite(s.name.data(), 1, name_size, f);
-    std::fwrite(&count, 4, 1, f);
-    std::fwrite(s.bits.data(), 4, count, f);
-  }
-  std::fclose(f);
-}
-
-std::vector<Section> read_sections(const char* path) {
-  std::vector<Section> sections;
-  FILE* f = std::fopen(path, "rb");
-  if (!f) {
-    std::fprintf(stderr, "cannot read %s\n", path);
-    std::exit(1);
-  }
-  uint32_t name_size = 0;
-  while (std::fread(&name_size, 4, 1, f) == 1) {
-    Section s;
-    s.name.resize(name_size);
-    uint32_t count = 0;
-    if (std::fread(&s.name[0], 1, name_size, f) != name_size || std::fread(&count, 4, 1, f) != 1) break;
-    s.bits.resize(count);
-    if (std::fread(s.bits.data(), 4, count, f) != count) break;
-    sections.push_back(std::move(s));
-  }
-  std::fclose(f);
-  return sections;
-}
-
 // Which accumulation model reproduces `reference` (the other build's mma results).
 void study_models(int variant, const std::vector<uint32_t>& reference) {
   const int k = variant < 2 ? 16 : 8;
@@ -405,9 +320,7 @@ int compare(const std::vector<Section>& mine, const std::vector<Section>& refere
   int differing_sections = 0;
   for (size_t i = 0; i < mine.size() && i < reference.size(); ++i) {
     const Section &m = mine[i], &r = reference[i];
-    size_t differ = 0, first = 0;
-    for (size_t j = 0; j < m.bits.size() && j < r.bits.size(); ++j)
-      if (m.bits[j] != r.bits[j] && differ++ == 0) first = j;
+    const auto [differ, first] = difference(m, r);
     std::printf("%-36s %zu of %zu results differ", m.name.c_str(), differ, m.bits.size());
     if (differ)
       std::printf(" (first at %zu: 0x%08x here, 0x%08x there)", first, m.bits[first], r.bits[first]);
@@ -427,11 +340,5 @@ int compare(const std::vector<Section>& mine, const std::vector<Section>& refere
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 2 && std::strcmp(argv[1], "--compare") != 0) {
-    write_sections(argv[1], run_all());
-    return 0;
-  }
-  if (argc == 3 && std::strcmp(argv[1], "--compare") == 0) return compare(run_all(), read_sections(argv[2]));
-  std::fprintf(stderr, "usage: %s OUT.bin | --compare OTHER.bin\n", argv[0]);
-  return 2;
+  return bits::run_main(argc, argv, run_all, compare);
 }

@@ -432,10 +432,11 @@ TEST_CASE("cp.async through PTX, waited for, then ldmatrix: no findings and the 
 }
 
 TEST_CASE("an asm statement the simulator does not model stops the kernel with a finding that names it") {
-  const Report report = run_block(32, 0, [] { ::sim::ptx::execute("wgmma.fence.sync.aligned;", {}); });
+  const Report report =
+      run_block(32, 0, [] { ::sim::ptx::execute("stmatrix.sync.aligned.m8n8.x1.shared.b16;", {}); });
   const auto found = of_kind(report, "asm_not_modelled");
   REQUIRE_MESSAGE(found.size() == 1, kinds(report));
-  CHECK(found[0].message.find("wgmma.fence.sync.aligned") != std::string::npos);
+  CHECK(found[0].message.find("stmatrix.sync.aligned.m8n8.x1.shared.b16") != std::string::npos);
 }
 
 namespace {

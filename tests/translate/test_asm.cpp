@@ -53,10 +53,11 @@ TEST_CASE("ldmatrix variants and cp.async forms are modelled") {
 }
 
 TEST_CASE("an asm statement the simulator does not model is an error that names it") {
-  const auto errors = translation_errors("void f() {\n  asm volatile(\"wgmma.fence.sync.aligned;\");\n}\n");
+  const auto errors = translation_errors(
+      "void f() {\n  asm volatile(\"stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};\");\n}\n");
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].find("t.cu:2") != std::string::npos);
-  CHECK(errors[0].find("wgmma.fence.sync.aligned") != std::string::npos);
+  CHECK(errors[0].find("stmatrix.sync.aligned.m8n8.x1.shared.b16") != std::string::npos);
   CHECK(errors[0].find("not modelled") != std::string::npos);
   const auto f16_accumulators = translation_errors(
       "asm(\"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, "
@@ -67,6 +68,38 @@ TEST_CASE("an asm statement the simulator does not model is an error that names 
             "asm(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4}, {%5}, {%6};\");")
             .size() == 1);  // wrong operand counts
   CHECK(translation_errors("#define MMA asm volatile(\"cp.async.commit_group;\")\n").size() == 1);
+}
+
+TEST_CASE("Hopper's asynchronous path as puzzle 11's wrappers write it is modelled") {
+  for (const char* op :
+       {"mbarrier.init.shared::cta.b64 [%0], %1;", "fence.mbarrier_init.release.cluster;",
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;", "mbarrier.arrive.shared::cta.b64 _, [%0];",
+        "{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\nselp.u32 %0, 1, 0, "
+        "p;\\n}",
+        "{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 remote, %0, %1;\\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\\n}",
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+        "%3}], [%4];",
+        "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];",
+        "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group.read 0;", "fence.proxy.async.shared::cta;",
+        "wgmma.fence.sync.aligned;", "wgmma.commit_group.sync.aligned;", "wgmma.wait_group.sync.aligned %0;",
+        "{\\n.reg .pred p;\\nsetp.ne.b32 p, %6, 0;\\nwgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3}, %4, %5, p, 1, 1, 0, 0;\\n}",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, 1, -1, 1, 1;",
+        "setmaxnreg.dec.sync.aligned.u32 40;", "mov.u32 %0, %%cluster_ctarank;",
+        "barrier.cluster.arrive.aligned;\\nbarrier.cluster.wait.aligned;"}) {
+    CAPTURE(op);
+    CHECK(translation_errors(std::string("asm volatile(\"") + op + "\" :: \"r\"(x));").empty());
+  }
+  // f16 accumulators, a shape off the grid of 8, and a wrong accumulator count are not.
+  for (const char* op :
+       {"wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%0,%1}, %2, %3, 1, 1, 1, 0, 0;",
+        "wgmma.mma_async.sync.aligned.m64n12k16.f32.bf16.bf16 {%0,%1,%2,%3,%4,%5}, %6, %7, 1, 1, "
+        "1, 0, 0;",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0,%1}, %2, %3, 1, 1, 1, 0, 0;"}) {
+    CAPTURE(op);
+    CHECK(translation_errors(std::string("asm volatile(\"") + op + "\" :: \"r\"(x));").size() == 1);
+  }
 }
 
 TEST_CASE(

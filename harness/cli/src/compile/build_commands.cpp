@@ -64,14 +64,21 @@ CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::p
   return cmd;
 }
 
+std::vector<std::string> gpu_target_flags(const std::string& arch) {
+  if (arch == "90") return {"-gencode", "arch=compute_90a,code=sm_90a"};
+  return {"-arch=sm_" + arch};
+}
+
 CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
                               const std::vector<std::filesystem::path>& libraries,
-                              const std::filesystem::path& child, bool link_cublas) {
-  CommandLine cmd{
-      config.nvcc.string(),           "-ccbin",       config.cxx.string(), "-std=c++20", "-O3", "-lineinfo",
-      "-arch=sm_" + config.cuda_arch, source.string()};
+                              const std::filesystem::path& child, GpuLibraries needs) {
+  CommandLine cmd{config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3", "-lineinfo"};
+  const std::vector<std::string> target = gpu_target_flags(config.cuda_arch);
+  cmd.insert(cmd.end(), target.begin(), target.end());
+  cmd.push_back(source.string());
   for (const auto& lib : libraries) cmd.push_back(lib.string());
-  if (link_cublas) cmd.push_back("-lcublas");
+  if (needs.cublas) cmd.push_back("-lcublas");
+  if (needs.driver) cmd.push_back("-lcuda");
   // The child counts the launcher's scratch memory and kernel launches, and refuses the copies that
   // would let host code compute the outputs, through wrappers of these (harness/child/backend_gpu.cpp).
   // The static cudart (nvcc's default) is what the child library was built against.

@@ -22,11 +22,21 @@ CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::p
                              const std::vector<std::filesystem::path>& libraries,
                              const std::filesystem::path& child);
 
-// GPU: one nvcc call compiles the learner's file and links the child (with cuBLAS for a file that uses
-// it: the baselines of `puzzle bench`).
+// The libraries beyond the CUDA runtime that a puzzle file needs on the GPU.
+struct GpuLibraries {
+  bool cublas = false;  // cuBLAS: the baselines of `puzzle bench`
+  bool driver = false;  // the driver API (libcuda): cuTensorMapEncodeTiled for TMA copies
+};
+
+// nvcc's target for architecture `arch` ("90"): on Hopper the arch-specific sm_90a, which wgmma and
+// setmaxnreg need, written as -gencode (the -arch=sm_90a shorthand, with several inputs, also ran a plain
+// compute_90 pass that rejected them); elsewhere -arch=sm_<arch>.
+std::vector<std::string> gpu_target_flags(const std::string& arch);
+
+// GPU: one nvcc call compiles the learner's file and links the child.
 CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
                               const std::vector<std::filesystem::path>& libraries,
-                              const std::filesystem::path& child, bool link_cublas);
+                              const std::filesystem::path& child, GpuLibraries needs);
 
 std::string to_shell(const CommandLine& command);  // for logs and --verbose
 

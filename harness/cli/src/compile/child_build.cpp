@@ -150,8 +150,15 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
 bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
   BuildSteps steps(info);
-  const bool uses_cublas = source.text.find("<cublas_v2.h>") != std::string::npos;
-  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child", uses_cublas))) return true;
+  // What the file or a header beside it includes (a version's ../common/hopper_ptx.cuh includes <cuda.h>).
+  const auto includes = [&](const char* header) {
+    if (source.text.find(header) != std::string::npos) return true;
+    const auto headers = local_headers(source);
+    return std::any_of(headers.begin(), headers.end(),
+                       [&](const LocalHeader& h) { return h.text.find(header) != std::string::npos; });
+  };
+  const GpuLibraries needs{.cublas = includes("<cublas_v2.h>"), .driver = includes("<cuda.h>")};
+  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child", needs))) return true;
   if (auto missing = explain_link_error(info.log, puzzle.signature)) return steps.fail(*missing);
   return steps.fail("your file does not compile");
 }
