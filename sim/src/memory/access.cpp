@@ -111,7 +111,8 @@ void cache_and_count(Allocation& allocation, uintptr_t address, size_t bytes, Ac
 
 }  // namespace
 
-void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align, const Where& where) {
+void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align, bool strong,
+                         const Where& where) {
   if (!current_thread()) return report_host_access(address, bytes, kind, where);
   if (must_align && address % bytes != 0) {
     report_misaligned(address, bytes, kind, where);
@@ -124,6 +125,7 @@ void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must
   if (!allocation->buffer.contains(address, bytes) || touches_guard(*allocation, address, bytes))
     return report_outside(*allocation, address, bytes, kind, where);
   cache_and_count(*allocation, address, bytes, kind);
+  track_global_access(*allocation, address, bytes, kind, strong, where);
 }
 
 WatchedAccessHandler watched_access_handler = nullptr;
@@ -140,6 +142,14 @@ void flush_access_cache() {
 
 void on_atomic(const void* addr, size_t size, std::source_location where) {
   on_access(addr, size, Access::atomic, true, Where{where.file_name(), static_cast<int>(where.line())});
+  if (device_heap.contains(reinterpret_cast<uintptr_t>(addr)))
+    on_strong_access(reinterpret_cast<uintptr_t>(addr), true);
+}
+
+void on_volatile_access(const void* addr, size_t size, Access kind, const Where& where) {
+  on_access(addr, size, kind, false, where, true);
+  if (device_heap.contains(reinterpret_cast<uintptr_t>(addr)))
+    on_strong_access(reinterpret_cast<uintptr_t>(addr), kind != Access::read);
 }
 
 }  // namespace sim::memory

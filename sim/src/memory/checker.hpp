@@ -31,4 +31,12 @@ size_t static_shared_bytes();
 // bounds, alignment and race checks see them. Every atomic counts as a read-modify-write.
 void on_atomic(const void* addr, size_t size, std::source_location where);
 
+// A block's first BlockState::epoch, process-unique: 2^32 barrier releases of room per block.
+uint64_t next_block_epoch();
+// Called before the first block of each launch starts: global-memory race tracking starts afresh.
+void begin_launch();
+
+// __threadfence() in the current thread (memory/ordering.hpp).
+void on_threadfence();
+
 }  // namespace sim::memory

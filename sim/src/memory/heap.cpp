@@ -3,8 +3,10 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "memory/checker.hpp"
+#include "memory/global_races.hpp"
 
 namespace sim::memory {
 
@@ -71,6 +73,7 @@ Allocation* DeviceHeap::allocate(size_t bytes, const char* file, int line) {
   allocation->file = file;
   allocation->line = line;
   allocation->launcher = launcher_;
+  allocation->race_shadow = make_global_shadow(bytes);
   table_.load(std::memory_order_relaxed)[count] = allocation;
   count_.store(count + 1, std::memory_order_release);
 
@@ -92,6 +95,7 @@ void DeviceHeap::release(Allocation& allocation, const char* file, int line) {
   if (allocation.launcher != 0 && allocation.launcher == launcher_) scratch_live_ -= allocation.data.size();
   // The pages go back to the system; the addresses stay reserved and attributed (use after free).
   madvise(reinterpret_cast<void*>(allocation.data.lo), allocation.data.size(), MADV_DONTNEED);
+  free_global_shadow(std::exchange(allocation.race_shadow, nullptr), allocation.data.size());
 }
 
 size_t DeviceHeap::live_bytes() const {

@@ -21,6 +21,8 @@ struct AddressRange {
   size_t size() const { return hi - lo; }
 };
 
+struct GlobalShadowWord;  // memory/global_races.hpp
+
 struct Allocation {
   AddressRange extent;  // the allocation and its red zones: every address here is attributed to it
   AddressRange data;    // what cudaMalloc returned
@@ -41,6 +43,7 @@ struct Allocation {
   std::atomic<bool> holds_input_data{false};  // a device-to-device copy of an input landed in it
   std::atomic<bool> freed{false};
   std::atomic<uint64_t> bytes_read{0}, bytes_written{0};  // by kernels
+  GlobalShadowWord* race_shadow = nullptr;                // per word of `data`; null if none could be had
 };
 
 class DeviceHeap {

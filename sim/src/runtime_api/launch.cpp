@@ -103,6 +103,7 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
     refuse(launch, std::move(record), refusal->error, refusal->kind, refusal->message);
     return;
   }
+  memory::begin_launch();
   Grid grid{&launch, limit, body, closure, uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z};
   const unsigned participants =
       static_cast<unsigned>(std::min<uint64_t>(grid.blocks, HostThreadPool::instance().size()));
