@@ -47,6 +47,9 @@ extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_mod
 
 // Marks or clears shared bytes as the destination of a cp.async not yet landed (reading them is an error).
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
+// A cp.async issued into shared bytes writes them from then on: checked for races as a write of the
+// issuing thread now (another warp still reading them in this barrier interval is a race).
+void check_copy_issue(uintptr_t address, size_t bytes, const Where& where);
 
 // The running thread's access to its own watched registers (core/context.hpp, WatchedRange): handed to
 // whoever watches them (the wgmma accumulators' owner sets it).

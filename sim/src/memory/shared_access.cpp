@@ -213,6 +213,17 @@ std::string shared_element(const SharedBlock& block, size_t offset, size_t bytes
   return element_of(place_of(block, address), address, bytes);
 }
 
+void check_copy_issue(uintptr_t address, size_t bytes, const Where& where) {
+  const ThreadState* thread = current_thread();
+  if (!thread || !thread->block || !thread->block->shared) return;
+  SharedBlock& block = *static_cast<SharedBlock*>(thread->block->shared);
+  const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
+  if (offset + bytes > SharedLayout::kArenaBytes ||
+      !all_bytes(block.byte_state + offset, bytes, kAddressable))
+    return;  // reported when the copy lands
+  check_races(block, *thread, address, bytes, Access::write, where);
+}
+
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending) {
   const ThreadState* thread = current_thread();
   if (!thread || !thread->block || !thread->block->shared) return;
