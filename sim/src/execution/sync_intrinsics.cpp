@@ -52,6 +52,7 @@ void __trap(std::source_location where) {
   sim::report(sim::Severity::error, "kernel_trap", sim::where_of(where),
               "__trap() called in " + sim::describe_block(*self.block) + ", thread " +
                   std::to_string(self.linear) + ": the GPU would abort the kernel (cudaErrorLaunchFailure).");
+  sim::memory::note_kernel_fault(cudaErrorLaunchFailure);
   sim::BlockRunner::for_this_thread().abandon_block(self);
 }
 

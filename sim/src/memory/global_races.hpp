@@ -1,8 +1,9 @@
 // Race tracking for global memory. Per 4-byte word of every allocation, one access of the running
 // launch: its last write, or else its first read, in one 64-bit word (so that host threads never see
 // half of one), and the place that made it. Two accesses of one launch to the same bytes race when at
-// least one writes, not both are atomic (or volatile), and nothing orders them: threads of one block
-// in different warps with no __syncthreads() between them, or threads of different blocks with no
+// least one writes, not both are atomic (or volatile), neither is a plain read of what atomics update (a
+// guess that atomicCAS then checks, as in CUDA's own atomicCAS loops), and nothing orders them: threads of
+// one block in different warps with no __syncthreads() between them, or threads of different blocks with no
 // release and acquire between them (memory/ordering.hpp). Lanes of one warp are left to the shared-
 // memory checks' rules and not compared here. Keeping one access per word can only miss races: every
 // race reported really happened.
@@ -98,6 +99,7 @@ inline void track_global_access(const Allocation& allocation, uintptr_t address,
       if (!now.writes() && !earlier.writes()) continue;  // the first read stays
       const bool same_block = earlier.serial() == now.serial();
       const bool may_race = (earlier.bytes() & now.bytes()) && !(earlier.strong() && now.strong()) &&
+                            !(earlier.strong() && !now.writes()) && !(now.strong() && !earlier.writes()) &&
                             (!same_block || (earlier.interval() == now.interval() &&
                                              earlier.thread() / 32 != now.thread() / 32));
       if (may_race) resolve_global_conflict(allocation, slot, now, *self, address, bytes, kind, where);

@@ -7,6 +7,7 @@
 #include "memory/access.hpp"
 #include "memory/async_proxy.hpp"
 #include "memory/banks.hpp"
+#include "memory/checker.hpp"
 #include "memory/describe.hpp"
 #include "memory/races.hpp"
 #include "memory/shared.hpp"
@@ -186,6 +187,7 @@ void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must
   const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
   if (must_align && address % bytes != 0) {
     report_misaligned(block, address, bytes, kind, where);
+    note_kernel_fault(cudaErrorMisalignedAddress);
     stop_running_block();
   }
   uint8_t* state = block.byte_state + offset;

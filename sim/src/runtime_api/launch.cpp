@@ -110,6 +110,7 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
   HostThreadPool::instance().run(participants, &run_blocks, &grid);
   note_stream_launch(config.stream);
   record.static_shared = memory::static_shared_bytes();
+  record_error(memory::kernel_fault());  // the kernel stopped at a misaligned access or a __trap()
   if (grid.refused) {
     record_error(cudaErrorInvalidValue);  // the memory checker has reported why
     record.error = cudaGetErrorName(cudaErrorInvalidValue);
