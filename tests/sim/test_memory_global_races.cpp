@@ -10,15 +10,14 @@ using namespace memory_test;
 
 namespace {
 
-// Each thread writes its element, then reads the element of the thread 32 places on (another warp).
-void rotate_global(float* y, float* out, bool barrier) {
-  const unsigned t = threadIdx.x;
-  y[t] = static_cast<float>(t);
+// Thread t stores t + 1 into y[t]; after the barrier (or none) it copies y[63 - t], another warp's.
+void mirror_through_global(float* y, float* out, bool barrier) {
+  y[threadIdx.x] = static_cast<float>(threadIdx.x + 1);
   if (barrier) __syncthreads();
-  out[t] = y[(t + 32) % 64];
+  out[threadIdx.x] = y[63 - threadIdx.x];
 }
-constexpr int kRotateGlobalWriteLine = __LINE__ - 4;
-constexpr int kRotateGlobalReadLine = __LINE__ - 3;
+constexpr int kMirrorWriteLine = __LINE__ - 4;
+constexpr int kMirrorReadLine = __LINE__ - 2;
 
 // Every block adds its index into y[0..n): plainly, or with atomicAdd.
 void every_block_adds(float* y, int n, bool atomic) {
@@ -77,19 +76,19 @@ TEST_CASE("another warp reading a global element with no barrier after its write
   GuardedBuffer y(64, "y"), out(64, "out");
   SUBCASE("no barrier: both lines named") {
     const Report report =
-        checked([&] { run(1, 64, [p = y.get(), o = out.get()] { rotate_global(p, o, false); }); });
+        checked([&] { run(1, 64, [p = y.get(), o = out.get()] { mirror_through_global(p, o, false); }); });
     const auto races = of_kind(report, "global_race");
     std::vector<Finding> found;
     for (const Finding& f : races)
-      if (f.line == kRotateGlobalReadLine) found.push_back(f);
+      if (f.line == kMirrorReadLine) found.push_back(f);
     REQUIRE_MESSAGE(found.size() == 1, kinds(report));
     CHECK(found[0].message.find("of the same block wrote it at test_memory_global_races.cpp:" +
-                                std::to_string(kRotateGlobalWriteLine)) != std::string::npos);
+                                std::to_string(kMirrorWriteLine)) != std::string::npos);
     CHECK(found[0].message.find("no __syncthreads() separates them") != std::string::npos);
   }
   SUBCASE("a barrier orders them") {
     const Report report =
-        checked([&] { run(1, 64, [p = y.get(), o = out.get()] { rotate_global(p, o, true); }); });
+        checked([&] { run(1, 64, [p = y.get(), o = out.get()] { mirror_through_global(p, o, true); }); });
     CHECK_MESSAGE(report.findings.empty(), kinds(report));
   }
 }

@@ -1,49 +1,30 @@
 // expect: crashed
 // expect-sim-diagnosis: sim_misaligned_access
 // expect-sim-cases: 7x17
-// Bug: y is written in pairs of columns with one 8-byte float2 store, starting at column 1: the address
-// is 4 bytes past an 8-byte boundary. A GPU stops the kernel there (cudaErrorMisalignedAddress); the
-// simulator stops the block at the same store and names the line.
-#include <cuda_runtime.h>
+// Bug: one warp per row writes y two columns at a time with one 8-byte float2 store, pairing columns
+// (1, 2), (3, 4), ... so that column 0 is left for lane 0: every pair starts 4 bytes past an 8-byte
+// boundary. A GPU stops the kernel at that store (cudaErrorMisalignedAddress); so does the simulator.
+#include "../p01/reduce.cuh"
 
-#include <cmath>
-constexpr int kThreads = 256;
-__device__ float warp_reduce(float v, bool is_max) {
-  for (int o = 16; o > 0; o /= 2) {
-    float t = __shfl_xor_sync(0xffffffffu, v, o);
-    v = is_max ? fmaxf(v, t) : v + t;
+__global__ void softmax_pairs_from_column_1(const float* x, float* y, int cols) {
+  const int lane = threadIdx.x;
+  const float* in = x + static_cast<size_t>(blockIdx.x) * cols;
+  float* out = y + static_cast<size_t>(blockIdx.x) * cols;
+  float m = -INFINITY, s = 0.0f;  // online: one pass over the row for both
+  for (int c = lane; c < cols; c += 32) {
+    const float grown = fmaxf(m, in[c]);
+    s = (m == -INFINITY ? 0.0f : s * __expf(m - grown)) + __expf(in[c] - grown);
+    m = grown;
   }
-  return v;
+  const float row_m = warp_max(m);
+  s = warp_sum(m == -INFINITY ? 0.0f : s * __expf(m - row_m));
+  auto softmax = [&](int c) { return __expf(in[c] - row_m) / s; };
+  for (int c = 1 + 2 * lane; c + 1 < cols; c += 64)
+    *reinterpret_cast<float2*>(out + c) = make_float2(softmax(c), softmax(c + 1));
+  if (lane == 0) out[0] = softmax(0);
+  if (lane == 0 && cols % 2 == 0) out[cols - 1] = softmax(cols - 1);
 }
-__device__ float block_reduce(float v, bool is_max) {
-  __shared__ float w[kThreads / 32];
-  v = warp_reduce(v, is_max);
-  if (threadIdx.x % 32 == 0) w[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = threadIdx.x % 32 < kThreads / 32 ? w[threadIdx.x % 32] : (is_max ? -INFINITY : 0.0f);
-  v = warp_reduce(v, is_max);
-  __syncthreads();
-  return v;
-}
-__global__ void k(const float* x, float* y, int cols) {
-  const float* rx = x + (size_t)blockIdx.x * cols;
-  float* ry = y + (size_t)blockIdx.x * cols;
-  float m = -INFINITY;
-  for (int c = threadIdx.x; c < cols; c += kThreads) m = fmaxf(m, rx[c]);
-  m = block_reduce(m, true);
-  float s = 0;
-  for (int c = threadIdx.x; c < cols; c += kThreads) s += expf(rx[c] - m);
-  s = block_reduce(s, false);
-  // pairs of columns, stored as float2 at column 2p + 1 (an odd column: 4-byte aligned only)
-  for (int p = threadIdx.x; 2 * p + 2 < cols; p += kThreads) {
-    const int c = 2 * p + 1;
-    *reinterpret_cast<float2*>(ry + c) = make_float2(expf(rx[c] - m) / s, expf(rx[c + 1] - m) / s);
-  }
-  if (threadIdx.x == 0) {
-    ry[0] = expf(rx[0] - m) / s;
-    if (cols % 2 == 0) ry[cols - 1] = expf(rx[cols - 1] - m) / s;
-  }
-}
+
 void tiled_softmax(const float* x, float* y, int rows, int cols) {
-  k<<<rows, kThreads>>>(x, y, cols);
+  softmax_pairs_from_column_1<<<rows, 32>>>(x, y, cols);
 }
