@@ -17,7 +17,7 @@ void mirror_through_global(float* y, float* out, bool barrier) {
   out[threadIdx.x] = y[63 - threadIdx.x];
 }
 constexpr int kMirrorWriteLine = __LINE__ - 4;
-constexpr int kMirrorReadLine = __LINE__ - 2;
+constexpr int kMirrorReadLine = __LINE__ - 3;
 
 // Every block adds its index into y[0..n): plainly, or with atomicAdd.
 void every_block_adds(float* y, int n, bool atomic) {
