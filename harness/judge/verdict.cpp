@@ -28,6 +28,15 @@ bool sim_found_errors(const nlohmann::json& sim) {
   return false;
 }
 
+// A block the simulator found unable to make progress is a kernel a GPU hangs in (an H200 does, on
+// tests/kernels/p01/wrong_divergent_barrier.cu): the case's status is the GPU's, a timeout.
+bool sim_found_deadlock(const nlohmann::json& sim) {
+  for (const SimFinding& f : sim_findings(sim)) {
+    if (f.kind == "deadlock") return true;
+  }
+  return false;
+}
+
 std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::CaseRecord& record) {
   std::vector<std::string> notes;
   for (const SimFinding& f : sim_findings(record.sim)) {
@@ -172,6 +181,7 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
                       device_work;
   r.status = passed                                    ? CaseStatus::passed
              : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
+             : sim_found_deadlock(record.sim)          ? CaseStatus::timeout
                                                        : CaseStatus::failed;
   r.points = passed ? test.points : 0;
   if (!device_work) r.diagnoses.push_back(kNoDeviceWork);
