@@ -40,7 +40,6 @@ struct BuildFixture {
     c.build_dir = dir.path();
     // g++'s build alone, whose messages these tests read; CUDA's front end has tests of its own below.
     c.cuda_front_end_nvcc.clear();
-    c.cuda_front_end_clang.clear();
     return c;
   }();
   const puzzle::PuzzleSpec& spec = lookup_puzzle("1");

@@ -1,8 +1,8 @@
 // CUDA's own compile rules on the simulator's path. g++ with the simulator's headers accepts code that
 // nvcc rejects (a helper without __device__ called from a kernel, a constexpr host function such as
-// std::max in device code), so every simulator build also compiles the file with CUDA's front end, device
-// side only, beside the simulator's compile: nvcc where it is installed, else clang's CUDA mode with the
-// declarations the project ships (harness/cuda_front_end/include). Its errors are the build's errors.
+// std::max in device code), so every simulator build also compiles the file with CUDA's front end, nvcc,
+// device side only, beside the simulator's compile, wherever nvcc is installed (no GPU needed). Its errors
+// are the build's errors. Without nvcc a build says it was not checked against CUDA's rules.
 #pragma once
 #include <future>
 #include <optional>
@@ -15,12 +15,12 @@
 namespace puzzle::cli {
 
 struct CudaFrontEnd {
-  std::string name;  // "nvcc" or "clang"
+  std::string name;  // "nvcc"
   std::filesystem::path compiler;
 };
 
-// The front end simulator builds use: PUZZLE_CUDA_FRONT_END=nvcc|clang|none chooses, else nvcc if the
-// build found one, else clang; nullopt if none is there (then builds are not checked against CUDA's rules).
+// The front end simulator builds use: nvcc if the build found one, unless PUZZLE_CUDA_FRONT_END=none;
+// nullopt otherwise (builds are then not checked against CUDA's rules).
 std::optional<CudaFrontEnd> cuda_front_end(const BuildConfig& config);
 
 // "nvcc (/usr/local/cuda/bin/nvcc)", or why there is none: for `doctor` and the reports.

@@ -23,8 +23,8 @@ struct BuildConfig {
   std::filesystem::path nvcc;
   std::string cuda_arch;  // "90"
   // CUDA's compile rules on the simulator's path (compile/cuda_front_end.hpp): nvcc, found even where the
-  // GPU build is not configured, and clang with the declarations of cuda_front_end_include. Empty if absent.
-  std::filesystem::path cuda_front_end_nvcc, cuda_front_end_clang, cuda_front_end_include;
+  // GPU build is not configured; empty if absent.
+  std::filesystem::path cuda_front_end_nvcc;
 };
 
 const BuildConfig& build_config();

@@ -33,15 +33,14 @@ struct BuildInfo {
   std::string log;                    // the compilers' output
   std::string message;                // one line, e.g. "your file must define void row_softmax(...)"
   std::vector<std::string> commands;  // as run, for --verbose
-  // Simulator builds: the CUDA front end that also compiled the file ("nvcc", "clang"); empty when none
-  // could (the file is then not checked against CUDA's rules: compile/cuda_front_end.hpp).
+  // The CUDA front end that also compiled the file ("nvcc": every GPU build, and simulator builds where
+  // nvcc is installed); empty when none did (not checked against CUDA's rules: compile/cuda_front_end.hpp).
   std::string cuda_rules;
 };
 
 // What the reports say of a build that no CUDA front end checked.
 inline constexpr const char* kNotCheckedAgainstCuda =
-    "not checked against CUDA's rules: no CUDA front end (nvcc or clang) compiled it (`puzzle doctor` says "
-    "why), so a file "
+    "not checked against CUDA's rules: nvcc is not installed (`puzzle doctor`), so a file "
     "that a GPU build rejects may still pass here";
 
 struct CaseReport {
