@@ -19,20 +19,19 @@ std::string architecture(const BuildConfig& config) {
   return config.cuda_arch.empty() ? "90" : config.cuda_arch;  // an H100's, as the simulator models
 }
 
-// Device code only, for one real architecture: the front end (cicc) parses the whole file, host code
-// included, against CUDA's headers, and ptxas checks any inline PTX. cicc's optimizer is off (-O0): it
-// reports nothing the front end has not, and it took half of the time (puzzle 10: 1.74 -> 0.87 s of CPU).
+// Device code only, for the GPU build's architecture (sm_90a on Hopper: wgmma needs it): the front end (cicc)
+// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. cicc's
+// optimizer is off (-O0): it reports nothing the front end has not, and it took half of the time (puzzle
+// 10: 1.74 -> 0.87 s of CPU).
 std::vector<std::string> front_end_command(const BuildConfig& config, const CudaFrontEnd& front_end,
                                            const fs::path& file, const fs::path& scratch_dir) {
-  return {front_end.compiler.string(),
-          "-std=c++20",
-          "-arch=sm_" + architecture(config),
-          "-cubin",
-          "-Xcicc",
-          "-O0",
-          "-o",
-          (scratch_dir / "front_end.cubin").string(),
-          file.string()};
+  std::vector<std::string> argv{front_end.compiler.string(), "-std=c++20"};
+  for (const std::string& flag : gpu_target_flags(architecture(config)))
+    argv.push_back(flag);  // the GPU build's
+  for (const char* flag : {"-cubin", "-Xcicc", "-O0", "-o"}) argv.push_back(flag);
+  argv.push_back((scratch_dir / "front_end.cubin").string());
+  argv.push_back(file.string());
+  return argv;
 }
 
 }  // namespace
