@@ -168,6 +168,7 @@ void on_atomic(const void* addr, size_t size, std::source_location where) {
 }
 
 void on_volatile_access(const void* addr, size_t size, Access kind, const Where& where) {
+  // Not checked for alignment: g++ sends a packed, unaligned volatile field here too.
   on_access(addr, size, kind, false, where, true);
   if (device_heap.contains(reinterpret_cast<uintptr_t>(addr)))
     on_strong_access(reinterpret_cast<uintptr_t>(addr), kind != Access::read);
