@@ -68,6 +68,8 @@ const Diagnosis kNoDeviceWork{
 std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over, bool conflicts_over) {
   if (const std::string refusal = device_work_problem(r.record); !refusal.empty()) return refusal;
   if (const std::string error = launch_error_of(r.record); !error.empty()) return "CUDA error: " + error;
+  if (r.status == CaseStatus::timeout)
+    return "a block of the kernel can never finish (a GPU hangs here): the simulator stopped it";
   int64_t wrong = 0, total = 0, outside = 0;
   const Mismatch* first = nullptr;
   for (const BufferCheck& c : r.checks) {
