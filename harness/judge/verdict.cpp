@@ -28,6 +28,15 @@ bool sim_found_errors(const nlohmann::json& sim) {
   return false;
 }
 
+// A block the simulator found unable to make progress is a kernel a GPU hangs in (an H200 does, on
+// tests/kernels/p01/wrong_divergent_barrier.cu): the case's status is the GPU's, a timeout.
+bool sim_found_deadlock(const nlohmann::json& sim) {
+  for (const SimFinding& f : sim_findings(sim)) {
+    if (f.kind == "deadlock") return true;
+  }
+  return false;
+}
+
 std::vector<std::string> notes_for(const PuzzleSpec& puzzle, const protocol::CaseRecord& record) {
   std::vector<std::string> notes;
   for (const SimFinding& f : sim_findings(record.sim)) {
@@ -59,6 +68,8 @@ const Diagnosis kNoDeviceWork{
 std::string summarize(const CaseResult& r, bool sim_errors, bool scratch_over, bool conflicts_over) {
   if (const std::string refusal = device_work_problem(r.record); !refusal.empty()) return refusal;
   if (const std::string error = launch_error_of(r.record); !error.empty()) return "CUDA error: " + error;
+  if (r.status == CaseStatus::timeout)
+    return "a block of the kernel can never finish (a GPU hangs here): the simulator stopped it";
   int64_t wrong = 0, total = 0, outside = 0;
   const Mismatch* first = nullptr;
   for (const BufferCheck& c : r.checks) {
@@ -172,6 +183,7 @@ CaseResult judge_case(const PuzzleSpec& puzzle, const TestCase& test, const Case
                       device_work;
   r.status = passed                                    ? CaseStatus::passed
              : kernel_crashed(launch_error_of(record)) ? CaseStatus::crashed
+             : sim_found_deadlock(record.sim)          ? CaseStatus::timeout
                                                        : CaseStatus::failed;
   r.points = passed ? test.points : 0;
   if (!device_work) r.diagnoses.push_back(kNoDeviceWork);

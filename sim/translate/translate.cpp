@@ -8,7 +8,25 @@
 
 namespace sim {
 
+namespace {
+
+// Libraries built on CUDA that the simulator does not model: an include of one is an error saying so.
+bool unmodelled_library(const translate::Rewriter& rw, size_t include) {
+  const translate::Token& directive = rw.token(include);
+  if (!rw.in_region(include + 2, directive)) return false;
+  const translate::Token& open = rw.token(include + 1);
+  const translate::Token& first = rw.token(include + 2);
+  if (open.is("<")) return first.is("cub") || first.is("thrust") || first.is("cutlass") || first.is("cute");
+  // "cub/cub.cuh" is one string literal token
+  return open.kind == translate::TokenKind::Literal &&
+         (open.text.starts_with("\"cub/") || open.text.starts_with("\"thrust/"));
+}
+
+}  // namespace
+
 TranslateResult translate_cuda(std::string_view source, std::string_view path) {
+  // A UTF-8 byte-order mark (some editors save one) is no part of the code: nvcc skips it too.
+  if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
   translate::Rewriter rw(source, path);
   translate::ScopeTracker scope;
   std::string_view directive;  // name of the directive being read, empty in ordinary code
@@ -23,7 +41,12 @@ TranslateResult translate_cuda(std::string_view source, std::string_view path) {
     }
 
     std::optional<size_t> next;
-    if (t.is("<<<") && !(i > 0 && rw.token(i - 1).is("operator"))) {
+    if (starts_directive && directive == "include" && unmodelled_library(rw, i + 1)) {
+      rw.error(rw.token(i + 2),
+               "the simulator does not model this library (CUB, Thrust and CUTLASS are GPU code it cannot "
+               "run): check this file on a GPU (--backend gpu), or write the step with shuffles and "
+               "__syncthreads() instead");
+    } else if (t.is("<<<") && !(i > 0 && rw.token(i - 1).is("operator"))) {
       next = rewrite_launch(rw, i);
     } else if (is_asm_keyword(t) && directive == "define") {
       rw.error(t, "asm in a macro is not supported by the simulator: write the asm statement in a function");

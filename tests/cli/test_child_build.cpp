@@ -38,6 +38,8 @@ struct BuildFixture {
   BuildConfig config = [this] {
     BuildConfig c = build_config();
     c.build_dir = dir.path();
+    // g++'s build alone, whose messages these tests read; CUDA's front end has tests of its own below.
+    c.cuda_front_end_nvcc.clear();
     return c;
   }();
   const puzzle::PuzzleSpec& spec = lookup_puzzle("1");
@@ -235,4 +237,36 @@ TEST_CASE("pruning keeps the newest builds, recent ones and builds still being m
   // 8 kept of the 11 finished builds and the leftover: the recent one and the 7 newest old ones.
   for (int i = 0; i < 3; ++i) CHECK_FALSE(fs::exists(dir.path() / ("sim-old" + std::to_string(i))));
   for (int i = 3; i < 10; ++i) CHECK(fs::exists(dir.path() / ("sim-old" + std::to_string(i))));
+}
+
+TEST_CASE("CUDA's front end compiles every simulator build too: what nvcc rejects does not build") {
+  BuildFixture f;
+  f.config.cuda_front_end_nvcc = build_config().cuda_front_end_nvcc;
+  if (f.config.cuda_front_end_nvcc.empty()) return;  // no nvcc on this machine
+  const std::string launcher = "void " + function_name(f.spec.signature) +
+                               "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
+  const ChildBuild rejected = f.build(
+      "float half(float v) { return v / 2; }  // no __device__\n"
+      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
+      launcher);
+  CHECK_FALSE(rejected.info.ok);
+  CHECK(rejected.info.message == "your file does not compile for a GPU (nvcc rejects it: CUDA's rules)");
+  CHECK(rejected.info.log.find("learner.cu(2): error: calling a __host__ function") != std::string::npos);
+
+  const ChildBuild accepted = f.build(
+      "__device__ float half(float v) { return v / 2; }\n"
+      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
+      launcher);
+  INFO(accepted.info.log);
+  CHECK(accepted.info.ok);
+  CHECK(accepted.info.cuda_rules == "nvcc");
+}
+
+TEST_CASE("without a CUDA front end a simulator build says it was not checked against CUDA's rules") {
+  BuildFixture f;
+  const ChildBuild b = f.build("float half(float v) { return v / 2; }\nvoid " +
+                               function_name(f.spec.signature) + "(const float*, float*, int, int) {}\n");
+  INFO(b.info.log);
+  CHECK(b.info.ok);
+  CHECK(b.info.cuda_rules.empty());
 }

@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
+#include "diagnoses.hpp"
+#include "model/build_config.hpp"
 #include "pipelines/sim_cross_check.hpp"
 #include "registry.hpp"
+#include "support/file_io.hpp"
 
 using namespace puzzle;
 using namespace puzzle::cli;
@@ -27,4 +30,21 @@ TEST_CASE("the simulator's error findings go into the GPU records of done cases,
   CHECK(runs.cases[1].record.sim.is_null());
   add_cross_check({.skipped = "the simulator cannot build this file"}, runs);
   CHECK(runs.cases[0].notes == std::vector<std::string>{"the simulator cannot build this file"});
+}
+
+TEST_CASE("where the spec has a bank-conflict budget, the cross-check brings the simulator's counts") {
+  const BuildConfig& config = build_config();
+  const PuzzleSpec& p = *find_puzzle(8);
+  const auto file = config.source_dir / "tests" / "kernels" / "p08" / "wrong_unswizzled.cu";
+  const PuzzleSource source{.file = file, .kind = SourceKind::file, .text = read_text(file).value()};
+  const std::vector<int> cases = cross_check_cases(p, {0});
+  auto running = start_sim_cross_check(config, p, source, cases, 1, std::nullopt);
+  REQUIRE(running.has_value());
+  const SimCrossCheck check = running->get();
+  INFO(check.skipped);
+  REQUIRE(check.findings.contains(0));
+  ChildRuns runs;
+  runs.cases[0] = {.outcome = RunOutcome::done};
+  add_cross_check(check, runs);
+  CHECK(bank_conflicts_over(p, p.cases[0].params, runs.cases[0].record));  // the GPU case fails on it
 }

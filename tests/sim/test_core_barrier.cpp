@@ -190,4 +190,9 @@ TEST_CASE("an exception or __trap ends its block with a finding; other blocks an
   CHECK(memory_test::of_kind(report, "kernel_trap").size() == 1);
   CHECK(out[0] == 1);
   CHECK(out[2] == 1);
+  // As on a GPU, the trap is sticky: every synchronization returns it until the device is reset.
+  CHECK(cudaDeviceSynchronize() == cudaErrorLaunchFailure);
+  CHECK(cudaDeviceSynchronize() == cudaErrorLaunchFailure);
+  cudaDeviceReset();
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }

@@ -46,7 +46,7 @@ void count_into(int* counts, int buckets) {
 }
 
 void copy_float4(const float* x, float* y, int offset) {
-  const int i = threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   reinterpret_cast<float4*>(y)[i] = reinterpret_cast<const float4*>(x + offset)[i];
 }
 
@@ -246,7 +246,7 @@ TEST_CASE("float4 accesses must be 16-byte aligned") {
   }
   SUBCASE("one float off: misaligned, and the block stops there") {
     const Report report = checked([&] {
-      ::sim::launch(::sim::LaunchConfig(dim3(2), dim3(64), 0), "copy_float4",
+      ::sim::launch(::sim::LaunchConfig(dim3(2), dim3(32), 0), "copy_float4",
                     [=, px = x.get(), py = y.get()] { copy_float4(px, py, 1); });
     });
     const auto found = of_kind(report, "misaligned_access");
@@ -255,7 +255,9 @@ TEST_CASE("float4 accesses must be 16-byte aligned") {
     CHECK(found[0].message ==
           "read of 16 bytes at x + 4 bytes is not aligned to 16 bytes: a GPU stops the kernel with "
           "cudaErrorMisalignedAddress (the simulator stopped this block)");
-    CHECK(report.findings.size() == 1);
+    CHECK_MESSAGE(report.findings.size() == 1, kinds(report));
     for (float v : y.download()) CHECK(v == 0.0f);
+    CHECK(cudaDeviceSynchronize() == cudaErrorMisalignedAddress);  // sticky, as on a GPU
+    cudaDeviceReset();
   }
 }

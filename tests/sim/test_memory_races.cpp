@@ -38,7 +38,7 @@ void count_with_atomics(float* y) {
   __syncthreads();
   atomicAdd(&count, 1);
   __syncthreads();
-  if (threadIdx.x == 0) y[0] = static_cast<float>(count);
+  if (threadIdx.x == 0) y[blockIdx.x] = static_cast<float>(count);
 }
 
 void read_while_counting(float* y) {
@@ -114,13 +114,13 @@ TEST_CASE("lanes of one warp race without __syncwarp") {
 }
 
 TEST_CASE("atomics on shared memory do not race with each other") {
-  GuardedBuffer y(1, "y");
+  GuardedBuffer y(3, "y");
   const Report report = checked([&] {
     ::sim::launch(::sim::LaunchConfig(dim3(3), dim3(96), 0), "count_with_atomics",
                   [=, p = y.get()] { count_with_atomics(p); });
   });
   CHECK_MESSAGE(report.findings.empty(), kinds(report));
-  CHECK(y.download()[0] == 96.0f);
+  CHECK(y.download() == std::vector<float>(3, 96.0f));
 }
 
 TEST_CASE("a plain read of a word other threads update atomically is a race") {

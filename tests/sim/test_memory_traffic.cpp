@@ -8,7 +8,7 @@ using namespace memory_test;
 
 namespace {
 
-void copy_kernel(const float* x, float* y, int n) {
+void copy_elements(const float* x, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i];
 }
@@ -38,8 +38,8 @@ TEST_CASE("a copy kernel reads and writes each element once") {
   constexpr int n = 10000;
   GuardedBuffer x(iota_floats(n), "x"), y(n, "y");
   const Report report = checked([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3((n + 255) / 256), dim3(256), 0), "copy_kernel",
-                  [=, px = x.get(), py = y.get()] { copy_kernel(px, py, n); });
+    ::sim::launch(::sim::LaunchConfig(dim3((n + 255) / 256), dim3(256), 0), "copy_elements",
+                  [=, px = x.get(), py = y.get()] { copy_elements(px, py, n); });
   });
   CHECK_MESSAGE(report.findings.empty(), kinds(report));
   const auto& tx = traffic_of(report, "x");
@@ -68,8 +68,8 @@ TEST_CASE("traffic starts from zero at every launcher") {
   constexpr int n = 256;
   GuardedBuffer x(iota_floats(n), "x"), y(n, "y");
   auto copy = [&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(n), 0), "copy_kernel",
-                  [=, px = x.get(), py = y.get()] { copy_kernel(px, py, n); });
+    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(n), 0), "copy_elements",
+                  [=, px = x.get(), py = y.get()] { copy_elements(px, py, n); });
   };
   checked([&] {
     copy();

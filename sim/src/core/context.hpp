@@ -36,6 +36,21 @@ struct WatchedRange {
   size_t size = 0;
 };
 
+// A point of a block's run that a release published (memory/ordering.hpp): the block's accesses in
+// barrier intervals before `epoch`, and those of thread `thread` in `epoch` itself, happen before it.
+struct ReleasePoint {
+  uint64_t epoch;  // a BlockState::epoch
+  unsigned thread;
+};
+
+// A release point of another block that a thread of this one acquired: it orders that thread's later
+// accesses, and every thread's after the block's next barrier (block epochs above `acquired_in`).
+struct AcquiredPoint {
+  ReleasePoint point;
+  unsigned acquirer;
+  uint64_t acquired_in;
+};
+
 struct ThreadState {
   uint3 thread_idx;     // what threadIdx reads
   unsigned linear = 0;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
@@ -44,6 +59,7 @@ struct ThreadState {
   std::vector<PendingCopy> pending_copies;  // in issue order
   unsigned committed_batches = 0;
   WatchedRange watched;
+  uint64_t fenced_in = 0;  // the block epoch of this thread's last __threadfence(), 0 if none
 };
 
 // What runs a block (execution/block_runner.hpp) as the layers below it see it: the memory checker
@@ -67,6 +83,7 @@ struct BlockState {
   std::array<uint32_t, 32> warp_epoch{};  // +1 per completed collective of warp w (w < 32)
   void* shared = nullptr;                 // the memory checker's per-block shared-memory state
   BlockControl* control = nullptr;        // what runs the block
+  std::vector<AcquiredPoint> acquired;    // other blocks' release points its threads acquired
 };
 
 namespace detail {

@@ -16,6 +16,7 @@
 #include "core/context.hpp"
 #include "execution/host_threads.hpp"
 #include "execution/stack_pool.hpp"
+#include "memory/heap.hpp"
 
 namespace sim {
 namespace {
@@ -119,6 +120,7 @@ void on_crash(int signal, siginfo_t* info, void* context) {
   line.text("pc ").hex(in_executable ? pc - executable.base : pc).text(", address ").hex(address);
   if (!in_executable) line.text(" (pc outside the executable)");
   if (signal == SIGSEGV && in_fiber_stack_guard(address)) line.text(", stack overflow");
+  if (const char* failed = memory::failed_allocation_under(address)) line.text(": ").text(failed);
   line.write();
   // SA_RESETHAND restored the default action: re-raise so the parent sees the real signal.
   raise(signal);

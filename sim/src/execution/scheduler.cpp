@@ -19,12 +19,6 @@ namespace {
 
 constinit thread_local BlockRunner* this_thread_runner [[gnu::tls_model("initial-exec")]] = nullptr;
 
-// Process-unique: 2^32 barrier releases of room per block.
-uint64_t next_block_epoch() {
-  static std::atomic<uint64_t> next{uint64_t{1} << 32};
-  return next.fetch_add(uint64_t{1} << 32, std::memory_order_relaxed);
-}
-
 std::array<std::atomic<BlockEndCheck>, 4> block_end_checks{};
 
 void run_block_end_checks(const BlockState& block) {
@@ -65,7 +59,7 @@ bool BlockRunner::run(const LaunchInfo& launch, uint3 block_idx, size_t dynamic_
   block_.grid_dim = launch.grid;
   block_.launch = &launch;
   block_.control = this;
-  block_.epoch = next_block_epoch();
+  block_.epoch = memory::next_block_epoch();
   if (!memory::begin_block(block_, launch.dynamic_shared, dynamic_shared_limit)) return false;
 
   for (unsigned i = 0; i < count_; ++i) {
@@ -80,6 +74,7 @@ bool BlockRunner::run(const LaunchInfo& launch, uint3 block_idx, size_t dynamic_
     t.committed_batches = 0;
     t.watched = {};
     t.released_at = ~uint64_t{0};
+    t.fenced_in = 0;
     prepare_fiber(t.fiber, stacks_.stack(i), StackPool::kStackBytes, &fiber_main, &t);
   }
   const unsigned warps = (count_ + 31) / 32;

@@ -4,6 +4,7 @@
 
 #include "diagnostics/describe.hpp"
 #include "execution/block_runner.hpp"
+#include "memory/checker.hpp"
 #include "sim/sync.h"
 
 namespace {
@@ -36,12 +37,14 @@ int __syncthreads_or(int predicate, std::source_location where) {
 // Blocks run on several host threads: a fence must order their memory accesses as on the GPU.
 void __threadfence() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  sim::memory::on_threadfence();
 }
 void __threadfence_block() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 void __threadfence_system() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  sim::memory::on_threadfence();
 }
 
 void __trap(std::source_location where) {
@@ -49,6 +52,7 @@ void __trap(std::source_location where) {
   sim::report(sim::Severity::error, "kernel_trap", sim::where_of(where),
               "__trap() called in " + sim::describe_block(*self.block) + ", thread " +
                   std::to_string(self.linear) + ": the GPU would abort the kernel (cudaErrorLaunchFailure).");
+  sim::memory::note_kernel_fault(cudaErrorLaunchFailure);
   sim::BlockRunner::for_this_thread().abandon_block(self);
 }
 

@@ -3,6 +3,7 @@
 #include "memory/access.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 
 #include "core/context.hpp"
@@ -15,6 +16,8 @@ namespace sim::memory {
 constinit thread_local HostThreadAccess host_thread_access;
 
 namespace {
+
+constinit std::atomic<cudaError_t> first_fault{cudaSuccess};
 
 const char* out_of_bounds_kind(Access kind) {
   return kind == Access::read ? "global_oob_read" : "global_oob_write";
@@ -52,9 +55,13 @@ std::string device_element(const Allocation* allocation, uintptr_t address, size
                                                      Where where) {
   const char* finding = out_of_bounds_kind(kind);
   if (count_repeat(finding, where)) return;
-  report(Severity::error, finding, where,
-         access_words(kind, bytes) + " at " + device_element(nullptr, address, bytes) +
-             ", which is not inside any allocation");
+  std::string message = access_words(kind, bytes) + " at " + device_element(nullptr, address, bytes) +
+                        ", which is not inside any allocation";
+  // Far outside every buffer: an index computed wrongly by a whole dimension, named by the nearest one.
+  if (const Allocation* nearest = device_heap.nearest(address))
+    message +=
+        "; the nearest buffer: " + outside_message(name_of(*nearest), nearest->buffer, address, bytes, kind);
+  report(Severity::error, finding, where, message);
 }
 
 [[gnu::cold, gnu::noinline]] void report_use_after_free(const Allocation& allocation, uintptr_t address,
@@ -111,10 +118,12 @@ void cache_and_count(Allocation& allocation, uintptr_t address, size_t bytes, Ac
 
 }  // namespace
 
-void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align, const Where& where) {
+void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align, bool strong,
+                         const Where& where) {
   if (!current_thread()) return report_host_access(address, bytes, kind, where);
   if (must_align && address % bytes != 0) {
     report_misaligned(address, bytes, kind, where);
+    note_kernel_fault(cudaErrorMisalignedAddress);
     stop_running_block();
   }
   Allocation* allocation = device_heap.find(address);
@@ -124,12 +133,26 @@ void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must
   if (!allocation->buffer.contains(address, bytes) || touches_guard(*allocation, address, bytes))
     return report_outside(*allocation, address, bytes, kind, where);
   cache_and_count(*allocation, address, bytes, kind);
+  track_global_access(*allocation, address, bytes, kind, strong, where);
 }
 
 WatchedAccessHandler watched_access_handler = nullptr;
 
 void check_watched_access(uintptr_t address, size_t bytes, Access kind, const Where& where) {
   if (watched_access_handler) watched_access_handler(address, bytes, kind, where);
+}
+
+void note_kernel_fault(cudaError_t error) noexcept {
+  cudaError_t none = cudaSuccess;
+  first_fault.compare_exchange_strong(none, error);
+}
+
+cudaError_t kernel_fault() noexcept {
+  return first_fault.load();
+}
+
+void clear_kernel_fault() noexcept {
+  first_fault.store(cudaSuccess);
 }
 
 void flush_access_cache() {
@@ -140,6 +163,15 @@ void flush_access_cache() {
 
 void on_atomic(const void* addr, size_t size, std::source_location where) {
   on_access(addr, size, Access::atomic, true, Where{where.file_name(), static_cast<int>(where.line())});
+  if (device_heap.contains(reinterpret_cast<uintptr_t>(addr)))
+    on_strong_access(reinterpret_cast<uintptr_t>(addr), true);
+}
+
+void on_volatile_access(const void* addr, size_t size, Access kind, const Where& where) {
+  // Not checked for alignment: g++ sends a packed, unaligned volatile field here too.
+  on_access(addr, size, kind, false, where, true);
+  if (device_heap.contains(reinterpret_cast<uintptr_t>(addr)))
+    on_strong_access(reinterpret_cast<uintptr_t>(addr), kind != Access::read);
 }
 
 }  // namespace sim::memory

@@ -9,6 +9,7 @@
 #include "core/context.hpp"
 #include "diagnostics/report.hpp"
 #include "memory/access_kind.hpp"
+#include "memory/global_races.hpp"
 #include "memory/heap.hpp"
 
 namespace sim::memory {
@@ -39,13 +40,16 @@ extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_mod
 
 // Checks an access to the device arena that missed the cache, and caches its span if it is valid.
 [[gnu::noinline]] void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must_align,
-                                           const Where& where);
+                                           bool strong, const Where& where);
 // Bounds, initialization and race checks of the current block's shared memory.
 [[gnu::noinline]] void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must_align,
                                            const Where& where);
 
 // Marks or clears shared bytes as the destination of a cp.async not yet landed (reading them is an error).
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
+// A cp.async issued into shared bytes writes them from then on: checked for races as a write of the
+// issuing thread now (another warp still reading them in this barrier interval is a race).
+void check_copy_issue(uintptr_t address, size_t bytes, const Where& where);
 
 // The running thread's access to its own watched registers (core/context.hpp, WatchedRange): handed to
 // whoever watches them (the wgmma accumulators' owner sets it).
@@ -54,9 +58,10 @@ extern WatchedAccessHandler watched_access_handler;
 [[gnu::noinline]] void check_watched_access(uintptr_t address, size_t bytes, Access kind, const Where& where);
 
 // `must_align`: the compiler promised natural alignment (bytes is 1, 2, 4, 8 or 16), which the GPU
-// requires; byte ranges and accesses the compiler knows to be unaligned pass false.
+// requires; byte ranges and accesses the compiler knows to be unaligned pass false. `strong`: a volatile
+// access (atomics say so by their kind), which races with no other strong access to global memory.
 [[gnu::always_inline]] inline void on_access(const void* pointer, size_t bytes, Access kind, bool must_align,
-                                             Where where) {
+                                             Where where, bool strong = false) {
   const auto address = reinterpret_cast<uintptr_t>(pointer);
   HostThreadAccess& local = host_thread_access;
   if (device_heap.contains(address)) {
@@ -65,17 +70,22 @@ extern WatchedAccessHandler watched_access_handler;
         if (cached.span.contains(address, bytes)) {
           if (kind != Access::write) cached.bytes_read += bytes;
           if (kind != Access::read) cached.bytes_written += bytes;
+          track_global_access(*cached.allocation, address, bytes, kind, strong, where);
           return;
         }
       }
     }
-    check_device_access(address, bytes, kind, must_align, where);
+    check_device_access(address, bytes, kind, must_align, strong, where);
   } else if (address - local.shared_lo < local.shared_size) {
     check_shared_access(address, bytes, kind, must_align, where);
   } else if (address - detail::current_watched.lo < detail::current_watched.size) {
     check_watched_access(address, bytes, kind, where);
   }
 }
+
+// A volatile load or store (tsan's volatile hooks): checked as an access, and for global memory a
+// strong one that may publish or observe a flag (memory/ordering.hpp).
+void on_volatile_access(const void* addr, size_t size, Access kind, const Where& where);
 
 // Adds the cached traffic to the allocations and empties the cache (at the end of every block).
 void flush_access_cache();

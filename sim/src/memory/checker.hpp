@@ -4,6 +4,7 @@
 #include <source_location>
 
 #include "core/context.hpp"
+#include "driver_types.h"
 
 namespace sim::memory {
 
@@ -30,5 +31,19 @@ size_t static_shared_bytes();
 // Atomics are implemented in the runtime (not instrumented): they report their access here so that
 // bounds, alignment and race checks see them. Every atomic counts as a read-modify-write.
 void on_atomic(const void* addr, size_t size, std::source_location where);
+
+// A block's first BlockState::epoch, process-unique: 2^32 barrier releases of room per block.
+uint64_t next_block_epoch();
+// Called before the first block of each launch starts: global-memory race tracking starts afresh.
+void begin_launch();
+
+// A fault that stops the kernel on a GPU and leaves its context unusable, every later call failing with
+// it (a sticky error): a misaligned access, __trap(). The first one is kept; cudaSuccess if none.
+void note_kernel_fault(cudaError_t error) noexcept;
+cudaError_t kernel_fault() noexcept;
+void clear_kernel_fault() noexcept;  // cudaDeviceReset
+
+// __threadfence() in the current thread (memory/ordering.hpp).
+void on_threadfence();
 
 }  // namespace sim::memory

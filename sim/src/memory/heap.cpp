@@ -3,8 +3,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <utility>
 
 #include "memory/checker.hpp"
+#include "memory/global_races.hpp"
 
 namespace sim::memory {
 
@@ -51,6 +55,19 @@ Allocation* DeviceHeap::find(uintptr_t address) const noexcept {
   return address < candidate->extent.hi ? candidate : nullptr;
 }
 
+Allocation* DeviceHeap::nearest(uintptr_t address) const noexcept {
+  Allocation* const* table = table_.load(std::memory_order_acquire);
+  const size_t count = count_.load(std::memory_order_acquire);
+  Allocation* const* after = std::upper_bound(
+      table, table + count, address, [](uintptr_t a, const Allocation* b) { return a < b->extent.lo; });
+  auto distance = [&](const Allocation* a) {
+    return address < a->buffer.lo ? a->buffer.lo - address : address - a->buffer.hi;
+  };
+  Allocation* best = after != table ? after[-1] : nullptr;
+  if (after != table + count && (!best || distance(*after) < distance(best))) best = *after;
+  return best;
+}
+
 Allocation* DeviceHeap::allocate(size_t bytes, const char* file, int line) {
   std::lock_guard lock(mutex_);
   if (bytes > kDeviceMemoryBytes - live_bytes_) return nullptr;
@@ -71,6 +88,7 @@ Allocation* DeviceHeap::allocate(size_t bytes, const char* file, int line) {
   allocation->file = file;
   allocation->line = line;
   allocation->launcher = launcher_;
+  allocation->race_shadow = make_global_shadow(bytes);
   table_.load(std::memory_order_relaxed)[count] = allocation;
   count_.store(count + 1, std::memory_order_release);
 
@@ -92,6 +110,7 @@ void DeviceHeap::release(Allocation& allocation, const char* file, int line) {
   if (allocation.launcher != 0 && allocation.launcher == launcher_) scratch_live_ -= allocation.data.size();
   // The pages go back to the system; the addresses stay reserved and attributed (use after free).
   madvise(reinterpret_cast<void*>(allocation.data.lo), allocation.data.size(), MADV_DONTNEED);
+  free_global_shadow(std::exchange(allocation.race_shadow, nullptr), allocation.data.size());
 }
 
 size_t DeviceHeap::live_bytes() const {
@@ -124,6 +143,41 @@ uint64_t DeviceHeap::scratch_live_bytes() const {
 uint64_t DeviceHeap::scratch_peak_bytes() const {
   std::lock_guard lock(mutex_);
   return scratch_peak_;
+}
+
+std::string size_words(size_t bytes) {
+  static constexpr const char* kUnits[] = {"bytes", "KiB", "MiB", "GiB"};
+  int unit = 0;
+  while (unit < 3 && bytes >= 1024 && bytes % 1024 == 0) bytes /= 1024, ++unit;
+  return std::to_string(bytes) + " " + kUnits[unit];
+}
+
+namespace {
+
+struct FailedAllocation {
+  std::atomic<size_t> bytes{0};
+  char words[512] = {};
+};
+constinit FailedAllocation failed_allocation;
+
+}  // namespace
+
+void note_failed_allocation(size_t bytes, const char* file, int line) {
+  const char* slash = file ? std::strrchr(file, '/') : nullptr;
+  failed_allocation.bytes.store(0, std::memory_order_relaxed);
+  std::snprintf(failed_allocation.words, sizeof failed_allocation.words,
+                "the cudaMalloc of %s at %s:%d failed (out of memory) and left its pointer null",
+                size_words(bytes).c_str(),
+                slash  ? slash + 1
+                : file ? file
+                       : "?",
+                line);
+  failed_allocation.bytes.store(bytes, std::memory_order_release);
+}
+
+const char* failed_allocation_under(uintptr_t address) noexcept {
+  return address < failed_allocation.bytes.load(std::memory_order_acquire) ? failed_allocation.words
+                                                                           : nullptr;
 }
 
 }  // namespace sim::memory

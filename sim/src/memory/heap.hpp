@@ -21,6 +21,8 @@ struct AddressRange {
   size_t size() const { return hi - lo; }
 };
 
+struct GlobalShadowWord;  // memory/global_races.hpp
+
 struct Allocation {
   AddressRange extent;  // the allocation and its red zones: every address here is attributed to it
   AddressRange data;    // what cudaMalloc returned
@@ -41,6 +43,7 @@ struct Allocation {
   std::atomic<bool> holds_input_data{false};  // a device-to-device copy of an input landed in it
   std::atomic<bool> freed{false};
   std::atomic<uint64_t> bytes_read{0}, bytes_written{0};  // by kernels
+  GlobalShadowWord* race_shadow = nullptr;                // per word of `data`; null if none could be had
 };
 
 class DeviceHeap {
@@ -53,6 +56,8 @@ class DeviceHeap {
   }
   // The allocation whose extent holds `address` (lock-free), or nullptr.
   Allocation* find(uintptr_t address) const noexcept;
+  // The allocation whose buffer lies closest to `address` (lock-free), or nullptr if there is none.
+  Allocation* nearest(uintptr_t address) const noexcept;
 
   // nullptr when the device memory or the arena is exhausted.
   Allocation* allocate(size_t bytes, const char* file, int line);
@@ -83,5 +88,15 @@ class DeviceHeap {
 };
 
 extern constinit DeviceHeap device_heap;
+
+// "1024 GiB", "3 MiB", "1000 bytes": a size in the largest unit that divides it.
+std::string size_words(size_t bytes);
+
+// The last cudaMalloc that failed, kept for a crash on the null pointer it left behind: the crash
+// handler names it when the faulting address lies within that many bytes of 0.
+void note_failed_allocation(size_t bytes, const char* file, int line);
+// "the cudaMalloc of 1024 GiB at k.cu:12 failed (out of memory) and left its pointer null", or nullptr.
+// Async-signal-safe: the words were made when the allocation failed.
+const char* failed_allocation_under(uintptr_t address) noexcept;
 
 }  // namespace sim::memory

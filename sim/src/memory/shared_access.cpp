@@ -7,6 +7,7 @@
 #include "memory/access.hpp"
 #include "memory/async_proxy.hpp"
 #include "memory/banks.hpp"
+#include "memory/checker.hpp"
 #include "memory/describe.hpp"
 #include "memory/races.hpp"
 #include "memory/shared.hpp"
@@ -186,6 +187,7 @@ void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must
   const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
   if (must_align && address % bytes != 0) {
     report_misaligned(block, address, bytes, kind, where);
+    note_kernel_fault(cudaErrorMisalignedAddress);
     stop_running_block();
   }
   uint8_t* state = block.byte_state + offset;
@@ -211,6 +213,17 @@ void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must
 std::string shared_element(const SharedBlock& block, size_t offset, size_t bytes) {
   const uintptr_t address = reinterpret_cast<uintptr_t>(block.arena) + offset;
   return element_of(place_of(block, address), address, bytes);
+}
+
+void check_copy_issue(uintptr_t address, size_t bytes, const Where& where) {
+  const ThreadState* thread = current_thread();
+  if (!thread || !thread->block || !thread->block->shared) return;
+  SharedBlock& block = *static_cast<SharedBlock*>(thread->block->shared);
+  const size_t offset = address - reinterpret_cast<uintptr_t>(block.arena);
+  if (offset + bytes > SharedLayout::kArenaBytes ||
+      !all_bytes(block.byte_state + offset, bytes, kAddressable))
+    return;  // reported when the copy lands
+  check_races(block, *thread, address, bytes, Access::write, where);
 }
 
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending) {

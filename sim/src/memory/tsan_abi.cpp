@@ -16,6 +16,13 @@ using sim::memory::Access;
   sim::memory::on_access(p, bytes, kind, must_align, sim::Where{nullptr, 0, reinterpret_cast<uintptr_t>(pc)});
 }
 
+// Volatile accesses arrive here apart (--param=tsan-distinguish-volatile=1): a flag that blocks hand
+// over through memory is volatile or atomic, and neither races with the other.
+[[gnu::always_inline]] inline void volatile_access(void* p, size_t bytes, Access kind, void* pc) {
+  sim::memory::host_thread_access.last_access_pc = reinterpret_cast<uintptr_t>(pc);
+  sim::memory::on_volatile_access(p, bytes, kind, sim::Where{nullptr, 0, reinterpret_cast<uintptr_t>(pc)});
+}
+
 // 16-byte atomics would need libatomic; nothing in a kernel uses them, so a lock suffices.
 std::mutex wide_atomics;
 
@@ -97,18 +104,18 @@ void __tsan_write_range(void* p, unsigned long bytes) {
   if (bytes) access(p, bytes, Access::write, false, __builtin_return_address(0));
 }
 
-#define SIM_TSAN_ACCESSES(N)                                         \
-  void __tsan_read##N(void* p) {                                     \
-    access(p, N, Access::read, N > 1, __builtin_return_address(0));  \
-  }                                                                  \
-  void __tsan_write##N(void* p) {                                    \
-    access(p, N, Access::write, N > 1, __builtin_return_address(0)); \
-  }                                                                  \
-  void __tsan_volatile_read##N(void* p) {                            \
-    access(p, N, Access::read, false, __builtin_return_address(0));  \
-  }                                                                  \
-  void __tsan_volatile_write##N(void* p) {                           \
-    access(p, N, Access::write, false, __builtin_return_address(0)); \
+#define SIM_TSAN_ACCESSES(N)                                           \
+  void __tsan_read##N(void* p) {                                       \
+    access(p, N, Access::read, N > 1, __builtin_return_address(0));    \
+  }                                                                    \
+  void __tsan_write##N(void* p) {                                      \
+    access(p, N, Access::write, N > 1, __builtin_return_address(0));   \
+  }                                                                    \
+  void __tsan_volatile_read##N(void* p) {                              \
+    volatile_access(p, N, Access::read, __builtin_return_address(0));  \
+  }                                                                    \
+  void __tsan_volatile_write##N(void* p) {                             \
+    volatile_access(p, N, Access::write, __builtin_return_address(0)); \
   }
 SIM_TSAN_ACCESSES(1)
 SIM_TSAN_ACCESSES(2)

@@ -62,6 +62,8 @@ void __pipeline_memcpy_async(void* dst_shared, const void* src_global, size_t si
                              std::source_location where) {
   sim::ThreadState* self = sim::current_thread();
   if (self == nullptr || !valid_copy(dst_shared, src_global, size_and_align, zfill, where)) return;
+  sim::memory::check_copy_issue(reinterpret_cast<uintptr_t>(dst_shared), size_and_align,
+                                sim::where_of(where));
   sim::memory::mark_copy_pending(reinterpret_cast<uintptr_t>(dst_shared), size_and_align, true);
   self->pending_copies.push_back({dst_shared, src_global, static_cast<unsigned>(size_and_align),
                                   static_cast<unsigned>(zfill), self->committed_batches, where});

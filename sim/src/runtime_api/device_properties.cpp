@@ -217,11 +217,12 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
 // Every launch has finished by the time it returns; a GPU's would have now.
 cudaError_t cudaDeviceSynchronize() {
   sim::finish_all_streams();
-  return cudaSuccess;
+  return sim::record_error(sim::memory::kernel_fault());  // a fault is sticky, as on a GPU
 }
 
 cudaError_t cudaDeviceReset() {
   sim::reset_function_attributes();
+  sim::memory::clear_kernel_fault();
   return cudaSuccess;
 }
 

@@ -103,12 +103,14 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
     refuse(launch, std::move(record), refusal->error, refusal->kind, refusal->message);
     return;
   }
+  memory::begin_launch();
   Grid grid{&launch, limit, body, closure, uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z};
   const unsigned participants =
       static_cast<unsigned>(std::min<uint64_t>(grid.blocks, HostThreadPool::instance().size()));
   HostThreadPool::instance().run(participants, &run_blocks, &grid);
   note_stream_launch(config.stream);
   record.static_shared = memory::static_shared_bytes();
+  record_error(memory::kernel_fault());  // the kernel stopped at a misaligned access or a __trap()
   if (grid.refused) {
     record_error(cudaErrorInvalidValue);  // the memory checker has reported why
     record.error = cudaGetErrorName(cudaErrorInvalidValue);

@@ -206,10 +206,13 @@ cudaError_t cudaMalloc(void** devPtr, size_t size, std::source_location where) {
   if (size == 0) return cudaSuccess;
   const sim::memory::Allocation* allocation = device_heap.allocate(size, where.file_name(), where.line());
   if (!allocation) {
+    sim::memory::note_failed_allocation(size, where.file_name(), static_cast<int>(where.line()));
     sim::report(sim::Severity::warning, "malloc_failed", at(where),
-                "cudaMalloc of " + std::to_string(size) +
-                    " bytes failed: " + std::to_string(device_heap.live_bytes()) + " of the device's " +
-                    std::to_string(sim::memory::kDeviceMemoryBytes) + " bytes are in use");
+                "cudaMalloc of " + sim::memory::size_words(size) + " failed: out of memory (the device has " +
+                    sim::memory::size_words(sim::memory::kDeviceMemoryBytes) + ", " +
+                    std::to_string(device_heap.live_bytes()) +
+                    " bytes of it in use); the pointer stays null and cudaMalloc returns "
+                    "cudaErrorMemoryAllocation");
     return sim::record_error(cudaErrorMemoryAllocation);
   }
   *devPtr = reinterpret_cast<void*>(allocation->data.lo);

@@ -1,12 +1,11 @@
 // expect: failed
-// expect-diagnosis: dq_lost_updates
-// backends: gpu
+// expect-gpu-diagnosis: dq_lost_updates
+// expect-sim-diagnosis: sim_global_race
 // Bug: a data race. Every key adds its term to dq with a plain dq[i] += ...: a load, an add, a store.
 // Threads of other keys (the rest of the warp, other blocks) load the same dq element between this
-// thread's load and store, and all but one of their terms are lost. GPU only: the simulator runs a
-// block's threads one at a time between barriers, and detects no race on global memory, so there the
-// loads and stores never interleave and this kernel passes. wrong_dq_plain_store.cu is the simulator's
-// deterministic version of the same mistake.
+// thread's load and store, and all but one of their terms are lost. The simulator names the race
+// (global_race: threads of different warps, or of different blocks, update one element with neither
+// an atomic nor a barrier between them), whatever the values came out as.
 #include "backward.cuh"
 
 __global__ void flash_bwd_kernel(Attention a) {

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "commands/commands.hpp"
+#include "compile/cuda_front_end.hpp"
 #include "pipelines/check_pipeline.hpp"
 #include "report/text_format.hpp"
 #include "run/device_probe.hpp"
@@ -88,6 +89,11 @@ int doctor_command(const BuildConfig& config, Style style, std::ostream& out) {
     report.item(Verdict::absent, "CUDA configured",
                 "no: the GPU backend is off, the simulator works without it");
   }
+
+  const bool front_end = cuda_front_end(config).has_value();
+  report.item(front_end ? Verdict::ok : Verdict::absent, "CUDA's compile rules",
+              front_end ? describe_cuda_front_end(config) + " compiles every simulator build's file too"
+                        : describe_cuda_front_end(config));
 
   const GpuProbe gpu = probe_gpu(config);
   if (gpu.found) {

@@ -12,6 +12,7 @@
 
 #include "compile/build_commands.hpp"
 #include "compile/content_hash.hpp"
+#include "compile/cuda_front_end.hpp"
 #include "compile/link_errors.hpp"
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
@@ -67,6 +68,10 @@ std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Bac
       .add(config.nvcc.string())
       .add(config.cuda_arch);
   for (const auto& flag : config.sim_kernel_flags) hash.add(flag);
+  if (backend == Backend::sim) {
+    const auto front_end = cuda_front_end(config);
+    hash.add(front_end ? front_end->name + " " + front_end->compiler.string() : "no CUDA front end");
+  }
   for (const auto& lib : libraries) hash.add(lib.string()).add(modification_stamp(lib));
   if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
     hash.add(modification_stamp(translator->second));
@@ -104,8 +109,32 @@ class BuildSteps {
   BuildInfo& info_;
 };
 
+bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info);
+
 bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
+  // CUDA's front end compiles the file meanwhile; what it rejects, a GPU build rejects, whatever g++ says.
+  std::optional<FrontEndCheck> cuda_rules;
+  if (const auto front_end = cuda_front_end(config)) {
+    cuda_rules.emplace(config, *front_end, source, dir);
+    info.cuda_rules = front_end->name;
+    info.commands.push_back(cuda_rules->command());
+  }
+  const bool built = build_with_gxx(config, puzzle, source, libraries, dir, info);
+  if (cuda_rules) {
+    if (auto rejected = cuda_rules->finish()) {
+      info.log = std::move(*rejected);
+      info.message =
+          "your file does not compile for a GPU (" + info.cuda_rules + " rejects it: CUDA's rules)";
+      return false;
+    }
+  }
+  return built;
+}
+
+bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
   BuildSteps steps(info);
   // Translates CUDA text into `to`; false (with the errors logged) if it cannot.
   const auto translate = [&](const std::string& text, const fs::path& from, const fs::path& to) {
@@ -150,6 +179,7 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
 bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
   BuildSteps steps(info);
+  info.cuda_rules = "nvcc";  // the GPU build is nvcc's own
   // What the file or a header beside it includes (a version's ../common/hopper_ptx.cuh includes <cuda.h>).
   const auto includes = [&](const char* header) {
     if (source.text.find(header) != std::string::npos) return true;
@@ -192,16 +222,24 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   require_tool(config.cxx, "C++ compiler");
   const auto libraries = child_libraries(config, backend, puzzle.id);
 
+  ChildBuild build;
+  // A NUL byte: an object file, an archive or an image saved under a .cu name, which no compiler should see.
+  if (source.text.find('\0') != std::string::npos) {
+    build.info.message = source.file.filename().string() + " is not a text file (it holds binary data): a " +
+                         "puzzle file is CUDA source";
+    build.info.seconds = seconds_since_start();
+    return build;
+  }
   const fs::path puzzle_dir = config.build_dir / "checks" / puzzle.slug;
   const fs::path dir = puzzle_dir / cache_key(config, source, backend, libraries);
-  ChildBuild build;
   build.child = dir / "child";
   if (fs::exists(build.child)) {
     fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last
     build.info = {.ok = true,
                   .cached = true,
                   .seconds = seconds_since_start(),
-                  .log = read_text(dir / "build.log").value_or("")};
+                  .log = read_text(dir / "build.log").value_or(""),
+                  .cuda_rules = read_text(dir / "cuda_rules").value_or("")};
     return build;
   }
 
@@ -217,6 +255,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   std::error_code ec;
   if (ok) {
     write_atomically(scratch / "build.log", build.info.log);
+    write_atomically(scratch / "cuda_rules", build.info.cuda_rules);
     fs::rename(scratch, dir, ec);  // fails only if a parallel check finished the same build first
   }
   fs::remove_all(scratch, ec);

@@ -22,6 +22,9 @@ struct BuildConfig {
   bool have_cuda = false;
   std::filesystem::path nvcc;
   std::string cuda_arch;  // "90"
+  // CUDA's compile rules on the simulator's path (compile/cuda_front_end.hpp): nvcc, found even where the
+  // GPU build is not configured; empty if absent.
+  std::filesystem::path cuda_front_end_nvcc;
 };
 
 const BuildConfig& build_config();

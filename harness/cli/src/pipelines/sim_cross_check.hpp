@@ -1,8 +1,9 @@
 // On a GPU, `check` also runs the smallest cases on the simulator, at the same time as the GPU run: a
 // barrier reached by only some threads, or a shared-memory race, can give right values on the hardware
 // (an H200 passes a kernel with __syncthreads() in a divergent branch), and the simulator sees both
-// exactly. Its error findings fail the GPU case as they fail a simulator check. Why the simulator rather
-// than compute-sanitizer: docs/grading.md.
+// exactly. Its error findings fail the GPU case as they fail a simulator check, and so do its bank-conflict
+// counts where the puzzle's spec has a budget (max_bank_conflicts), which a GPU cannot observe. Why the
+// simulator rather than compute-sanitizer: docs/grading.md.
 #pragma once
 #include <chrono>
 #include <future>
@@ -19,8 +20,10 @@
 namespace puzzle::cli {
 
 struct SimCrossCheck {
-  std::map<int, nlohmann::json> findings;  // case index -> the simulator's error findings (JSON as in "sim")
-  std::string skipped;                     // why it did not run (a feature the simulator lacks), or empty
+  // case index -> what the simulator saw that fails a GPU case (JSON as in "sim"): its error findings and,
+  // where the puzzle has a bank-conflict budget, its shared-memory wavefronts
+  std::map<int, nlohmann::json> findings;
+  std::string skipped;  // why it did not run (a feature the simulator lacks), or empty
 };
 
 // The cases it runs: of `wanted` (indices into the puzzle's cases), the two smallest the simulator runs.

@@ -120,6 +120,7 @@ void ConsoleReport::build(const PuzzleReport& puzzle) {
     out_ << style_("ok", Tone::good)
          << (b.cached ? " (unchanged since the last build, reused)" : " in " + format_seconds(b.seconds))
          << "\n";
+    if (b.cuda_rules.empty()) out_ << "  " << style_(kNotCheckedAgainstCuda, Tone::warn) << "\n";
     if (verbose_ && !b.log.empty()) out_ << b.log;
   } else {
     out_ << style_("FAILED", Tone::bad) << " after " << format_seconds(b.seconds) << ": " << b.message

@@ -123,7 +123,8 @@ json puzzle_json(const PuzzleReport& p) {
             {"cached", p.build.cached},
             {"seconds", p.build.seconds},
             {"message", text_or_null(p.build.message)},
-            {"log", p.build.log}}},
+            {"log", p.build.log},
+            {"cuda_rules", text_or_null(p.build.cuda_rules)}}},
           {"output", {{"stdout", clipped(p.program_stdout)}, {"stderr", clipped(p.program_stderr)}}},
           {"cases", cases}};
 }

@@ -20,7 +20,7 @@ std::string why(const GradedPuzzle& p) {
     if (c.result.status != CaseStatus::passed && c.result.status != CaseStatus::skipped)
       return c.result.message;
   }
-  return "";
+  return p.report.build.cuda_rules.empty() ? "not checked against CUDA's rules" : "";
 }
 
 }  // namespace

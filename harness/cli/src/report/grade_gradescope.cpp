@@ -26,6 +26,8 @@ json test(const std::string& name, const std::string& number, double score, doub
 std::string build_output(const GradedPuzzle& p) {
   if (p.state != GradeState::graded) return "not graded: " + p.reason + "\n";
   const BuildInfo& b = p.report.build;
+  if (b.ok && b.cuda_rules.empty())
+    return "built in " + format_seconds(b.seconds) + "; " + kNotCheckedAgainstCuda + "\n";
   if (b.ok) return "built in " + format_seconds(b.seconds) + "\n";
   return b.message + "\n\n" + b.log;
 }

@@ -1,0 +1,118 @@
+#include "memory/ordering.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "memory/checker.hpp"
+
+namespace sim::memory {
+namespace {
+
+struct Published {
+  std::mutex mutex;
+  std::unordered_map<uintptr_t, std::vector<ReleasePoint>> at;  // by the flag's address
+  std::atomic<bool> any{false};                                 // `at` is not empty (acquires skip it)
+};
+
+Published& published() {
+  static Published p;
+  return p;
+}
+
+uint32_t serial_of(uint64_t epoch) {
+  return static_cast<uint32_t>(epoch >> 32);
+}
+
+// `a` orders everything `b` orders: a later interval of the same block, or the same point.
+bool dominates(const ReleasePoint& a, const ReleasePoint& b) {
+  return serial_of(a.epoch) == serial_of(b.epoch) &&
+         (a.epoch > b.epoch || (a.epoch == b.epoch && a.thread == b.thread));
+}
+
+// Whether an acquired point orders the accesses of thread `thread` in block epoch `epoch`.
+bool applies(const AcquiredPoint& acquired, unsigned thread, uint64_t epoch) {
+  return acquired.acquired_in < epoch || acquired.acquirer == thread;
+}
+
+// `points` without those `point` dominates, then `point`, unless one of them dominates it.
+void merge(std::vector<ReleasePoint>& points, const ReleasePoint& point) {
+  if (std::any_of(points.begin(), points.end(), [&](const ReleasePoint& p) { return dominates(p, point); }))
+    return;
+  std::erase_if(points, [&](const ReleasePoint& p) { return dominates(point, p); });
+  points.push_back(point);
+}
+
+void release(const ThreadState& self, uintptr_t address) {
+  const BlockState& block = *self.block;
+  Published& p = published();
+  std::lock_guard lock(p.mutex);
+  std::vector<ReleasePoint>& points = p.at[address];
+  merge(points, {block.epoch, self.linear});
+  for (const AcquiredPoint& acquired : block.acquired)
+    if (applies(acquired, self.linear, block.epoch)) merge(points, acquired.point);
+  p.any.store(true, std::memory_order_release);
+}
+
+void acquire(const ThreadState& self, uintptr_t address) {
+  BlockState& block = *self.block;
+  Published& p = published();
+  std::lock_guard lock(p.mutex);
+  const auto found = p.at.find(address);
+  if (found == p.at.end()) return;
+  for (const ReleasePoint& point : found->second) {
+    if (serial_of(point.epoch) == serial_of(block.epoch)) continue;
+    const AcquiredPoint now{point, self.linear, block.epoch};
+    const bool known = std::any_of(block.acquired.begin(), block.acquired.end(), [&](const AcquiredPoint& a) {
+      return (dominates(a.point, point)) &&
+             (a.acquired_in < now.acquired_in ||
+              (a.acquired_in == now.acquired_in && a.acquirer == now.acquirer));
+    });
+    if (!known) block.acquired.push_back(now);
+  }
+}
+
+std::atomic<uint64_t> next_epoch{uint64_t{1} << 32};
+
+}  // namespace
+
+uint64_t next_block_epoch() {
+  return next_epoch.fetch_add(uint64_t{1} << 32, std::memory_order_relaxed);
+}
+
+void begin_launch() {
+  Published& p = published();
+  std::lock_guard lock(p.mutex);
+  p.at.clear();
+  p.any.store(false, std::memory_order_relaxed);
+  launch_epoch_floor.store(next_epoch.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+void on_threadfence() {
+  if (ThreadState* self = current_thread()) self->fenced_in = self->block->epoch;
+}
+
+void on_strong_access(uintptr_t address, bool writes) {
+  const ThreadState* self = current_thread();
+  if (!self) return;
+  // Acquire first: an atomic update that both observes and publishes hands on what it observed.
+  if (published().any.load(std::memory_order_acquire)) acquire(*self, address);
+  if (writes && self->fenced_in != 0 && serial_of(self->fenced_in) == serial_of(self->block->epoch))
+    release(*self, address);
+}
+
+bool acquired_before(uint32_t serial, uint16_t interval, unsigned thread, const ThreadState& now) {
+  const BlockState& block = *now.block;
+  for (const AcquiredPoint& acquired : block.acquired) {
+    if (!applies(acquired, now.linear, block.epoch) || serial_of(acquired.point.epoch) != serial) continue;
+    const auto released_in = static_cast<uint16_t>(acquired.point.epoch);
+    const auto later_by = static_cast<uint16_t>(released_in - interval);
+    if ((later_by != 0 && later_by < 0x8000) || (later_by == 0 && acquired.point.thread == thread))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace sim::memory

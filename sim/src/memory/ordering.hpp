@@ -1,0 +1,26 @@
+// Which accesses of one launch are ordered across blocks. Blocks share no barrier; what orders them is
+// a flag handed over through memory: a thread publishes (a __threadfence() and then an atomic or a
+// volatile store: a release) and a thread of another block observes it (an atomic or a volatile load:
+// an acquire). Each such location keeps the release points published to it; an acquire copies them
+// into the acquiring block. Acquires need no fence here, and any atomic counts: being lenient can only
+// miss a race, never invent one.
+#pragma once
+#include <atomic>
+#include <cstdint>
+
+#include "core/context.hpp"
+
+namespace sim::memory {
+
+// The running launch's first block epoch (memory/checker.hpp: begin_launch): accesses of blocks that
+// started before it are ordered before it.
+inline constinit std::atomic<uint64_t> launch_epoch_floor{0};
+
+// An atomic or volatile access of the current thread to device memory at `address`.
+void on_strong_access(uintptr_t address, bool writes);
+
+// Whether an access of block `serial`'s thread `thread` in barrier interval `interval` (the low
+// 16 bits of its BlockState::epoch), in this launch, happens before the current access of `now`.
+bool acquired_before(uint32_t serial, uint16_t interval, unsigned thread, const ThreadState& now);
+
+}  // namespace sim::memory
