@@ -28,6 +28,19 @@ void out_of_bounds(const BufferCheck& c, std::vector<Diagnosis>& out) {
   }
 }
 
+// Why a kernel wrote none of an output: named from the evidence rather than guessed, so that a kernel
+// stopped by a misaligned or out-of-bounds access is not asked whether it launched at all.
+std::string nothing_written_because(const CaseEvidence& e, const std::string& buffer) {
+  if (e.record.kernel_launches == 0) return "the launcher launched no kernel";
+  if (!launch_error_of(e.record).empty())
+    return "the kernel failed with the CUDA error above before any store";
+  for (const SimFinding& f : sim_findings(e.record.sim)) {
+    if (f.severity == "error") return "the kernel stopped at the simulator's error above before any store";
+  }
+  return "a kernel ran but stored nothing to " + buffer + ": does it store to " + buffer +
+         ", and do its bounds checks let any thread through?";
+}
+
 void unwritten(const CaseEvidence& e, size_t k, std::vector<Diagnosis>& out) {
   const BufferCheck& c = e.checks[k];
   if (c.unwritten == 0 || !c.available) return;
@@ -36,11 +49,8 @@ void unwritten(const CaseEvidence& e, size_t k, std::vector<Diagnosis>& out) {
   std::vector<bool> flagged(got.size());
   for (size_t i = 0; i < got.size(); ++i) flagged[i] = is_poison(got[i]);
   if (c.unwritten == c.elements) {
-    out.push_back(
-        {"unwritten_elements", "nothing was written to " + c.name +
-                                   ": does the launcher launch a kernel, and does that kernel store "
-                                   "to " +
-                                   c.name + "?"});
+    out.push_back({"unwritten_elements",
+                   "nothing was written to " + c.name + ": " + nothing_written_because(e, c.name)});
     return;
   }
   const ElementPattern pattern = find_pattern(flagged, row_length_of(spec, e.test->params));

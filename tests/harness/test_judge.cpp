@@ -86,6 +86,29 @@ TEST_CASE("unwritten elements are counted and their pattern named") {
   CHECK(!has(r, "nan_output"));
 }
 
+TEST_CASE("an output left whole unwritten says why from the evidence, not a guess about the launch") {
+  Trial t("127x129");
+  std::fill(t.y.begin(), t.y.end(), trial::poison());
+  const auto why = [&] { return trial::message_of(t.judge(), "unwritten_elements"); };
+  CHECK(why().find("a kernel ran but stored nothing to y") != std::string::npos);
+
+  // The simulator stopped the kernel at a misaligned read: that, not the launch, is the reason.
+  t.record.sim = {{"findings",
+                   {{{"severity", "error"},
+                     {"kind", "misaligned_access"},
+                     {"message", "read of 4 bytes at x + 2 bytes is not aligned to 4 bytes"}}}}};
+  CHECK(why() ==
+        "nothing was written to y: the kernel stopped at the simulator's error above before any store");
+
+  t.record.sim = nullptr;
+  t.record.launch_error = "cudaErrorMisalignedAddress: misaligned address";
+  CHECK(why().find("failed with the CUDA error above") != std::string::npos);
+
+  t.record.launch_error.clear();
+  t.record.kernel_launches = 0;
+  CHECK(why() == "nothing was written to y: the launcher launched no kernel");
+}
+
 TEST_CASE("writes outside the buffer are caught by the guards") {
   Trial t("33x31");
   for (int i = 0; i < 15; ++i) t.after[i] = 0.0f;

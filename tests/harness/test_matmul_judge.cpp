@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -83,4 +84,69 @@ TEST_CASE("matmul judge: c rounded to bf16 is named") {
   });
   CHECK(r.status == CaseStatus::failed);
   CHECK(trial::has(r, "sixteen_bit_rounding"));
+}
+
+namespace {
+
+// Puzzle 7's case `name` computed as an mma given a's four fragment registers in `order` (and b's two
+// swapped when `b_swapped`): c is then A' B^T, a's 8 x 8 quadrants of every 16 x 16 slice moved.
+CaseResult judge_with_fragments(const std::string& name, std::array<int, 4> order, bool b_swapped) {
+  const PuzzleSpec& p = *find_puzzle(7);
+  const TestCase& test = trial::case_named(p, name);
+  const Buffers in = draw_inputs(p, test, 9);
+  const int64_t m = test.params.at("m"), n = test.params.at("n"), k = test.params.at("k");
+  constexpr int kRow[4] = {0, 8, 0, 8}, kK[4] = {0, 0, 8, 8};  // a0..a3: (rows, k) offsets of the quadrant
+  std::vector<float> file = trial::Trial::guard();
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float c = 0;
+      for (int64_t x = 0; x < k; ++x) {
+        const int from = order[(i % 16 >= 8) + 2 * (x % 16 >= 8)];
+        const int64_t row = i / 16 * 16 + kRow[from] + i % 8, ax = x / 16 * 16 + kK[from] + x % 8;
+        const float a = row < m ? in[0][row * k + ax] : 0.0f;
+        c = std::fma(a, in[1][j * k + (b_swapped ? x ^ 8 : x)], c);
+      }
+      file.push_back(c);
+    }
+  }
+  const std::vector<float> after = trial::Trial::guard();
+  file.insert(file.end(), after.begin(), after.end());
+  return judge_case(p, test, 9, {file}, trial::launched());
+}
+
+}  // namespace
+
+TEST_CASE("matmul judge: a's or b's fragment registers handed to the mma out of order are named") {
+  const CaseResult a_swapped = judge_with_fragments("16x8x16", {0, 2, 1, 3}, false);
+  CHECK(a_swapped.status == CaseStatus::failed);
+  CHECK(trial::message_of(a_swapped, "a_fragment_order").find("got a0, a2, a1, a3") != std::string::npos);
+  CHECK(trial::has(judge_with_fragments("100x70x48", {1, 0, 3, 2}, false), "a_fragment_order"));
+  const CaseResult b_swapped = judge_with_fragments("64x64x64", {0, 1, 2, 3}, true);
+  CHECK(trial::has(b_swapped, "k_halves_swapped"));  // the same product as a's k halves swapped
+  CHECK(!trial::has(b_swapped, "a_fragment_order"));
+  CHECK(judge_with_fragments("64x64x64", {0, 1, 2, 3}, false).status == CaseStatus::passed);
+}
+
+TEST_CASE("matmul judge: a fragment index is named on a single tile too") {
+  // c1 and c2 of every lane swapped, the bug of tests/kernels/p07/wrong_fragment_index.cu: on the one
+  // 16 x 8 tile of the first case, the case a learner's check shows first.
+  const CaseResult r = judge_with("16x8x16", forward);
+  CHECK(r.status == CaseStatus::passed);
+  const PuzzleSpec& p = *find_puzzle(7);
+  const TestCase& test = trial::case_named(p, "16x8x16");
+  const Buffers in = draw_inputs(p, test, 9);
+  std::vector<float> c(16 * 8);
+  for (int64_t i = 0; i < 16; ++i) {
+    for (int64_t j = 0; j < 8; ++j) c[i * 8 + j] = forward(&in[0][i * 16], &in[1][j * 16], 16);
+  }
+  std::vector<float> swapped = c;
+  for (int g = 0; g < 8; ++g) {
+    for (int t = 0; t < 4; ++t) std::swap(swapped[g * 8 + 2 * t + 1], swapped[(g + 8) * 8 + 2 * t]);
+  }
+  std::vector<float> file = trial::Trial::guard();
+  file.insert(file.end(), swapped.begin(), swapped.end());
+  const std::vector<float> after = trial::Trial::guard();
+  file.insert(file.end(), after.begin(), after.end());
+  const CaseResult wrong = judge_case(p, test, 9, {file}, trial::launched());
+  CHECK(trial::message_of(wrong, "fragment_places").find("register(s) c1, c2") != std::string::npos);
 }

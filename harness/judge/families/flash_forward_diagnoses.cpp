@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
+#include <vector>
 
 #include "compare.hpp"
 #include "families/attention_family.hpp"
 #include "format.hpp"
+#include "judges.hpp"
 
 namespace puzzle::puzzles {
 namespace {
@@ -166,6 +169,71 @@ void lse_wrong_base(const Rows& rows, std::vector<Diagnosis>& out) {
                  "lse = ln(2) * (m + log2(l))"});
 }
 
+// lse = m + log(l) with the row's max m still in raw units (q . k, before the scale: a kernel that
+// folds the scale into exp2 keeps it so) where scale * m belongs: o is right, and lse is off by the same
+// multiple of every wrong row's largest raw score.
+void lse_unscaled_max(const Rows& rows, std::vector<Diagnosis>& out) {
+  const double scale = rows.shape.scale;
+  std::vector<std::pair<double, double>> raw_max_and_error;  // per wrong row
+  const bool o_right = every_wrong_row(rows, [&](int64_t r) {
+    const double raw_max = rows.max_score(r) / scale, error = rows.lse(r) - rows.want_lse(r);
+    if (!rows.o_ok(r) || !std::isfinite(raw_max) || !std::isfinite(error)) return false;
+    raw_max_and_error.emplace_back(raw_max, error);
+    return true;
+  });
+  if (!o_right) return;
+  double cross = 0, square = 0;  // least squares: error = factor * raw_max
+  for (const auto& [raw_max, error] : raw_max_and_error)
+    cross += raw_max * error, square += raw_max * raw_max;
+  if (!(square > 0)) return;
+  const double factor = cross / square;
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    return rows.ok(rows.lse(r), rows.want_lse(r) + factor * rows.max_score(r) / scale);
+  });
+  if (!explained || std::abs(factor) < 1e-3) return;
+  out.push_back(
+      {"lse_unscaled_max",
+       "o is right, and lse is off by " + format_number(factor, 3) +
+           " times each wrong row's largest raw score q . k: the max m went into lse unscaled. "
+           "Where m is kept in raw units (the scale folded into exp2's argument), lse = m * scale + "
+           "log(l), m * scale_log2 in base 2 (this case's scale is " +
+           format_number(scale, 4) + ")"});
+}
+
+// V's B fragments for O += P V loaded by ldmatrix without .trans: each lane gets the pairs of V's 8 x 8
+// block transposed, so o is right for V with every block of 8 keys x 8 columns transposed in place (keys
+// past n_k loaded as zeros), and lse, which V does not enter, is right. Judged with that V's own
+// reference and bf16 allowance.
+void v_not_transposed(const Rows& rows, std::vector<Diagnosis>& out) {
+  const Shape& s = rows.shape;
+  const CaseEvidence& e = rows.e;
+  if (e.puzzle->inputs[2].dtype == Dtype::f32 || s.d % 8 != 0) return;
+  if (!every_wrong_row(rows, [&](int64_t r) { return rows.lse_ok(r); })) return;
+  Buffers inputs = *e.inputs;
+  const std::vector<float>& v = (*e.inputs)[2];
+  for (int64_t h = 0; h < s.bh; ++h) {
+    for (int64_t j = 0; j < s.n_k; ++j) {
+      for (int64_t c = 0; c < s.d; ++c) {
+        const int64_t key = j / 8 * 8 + c % 8, column = c / 8 * 8 + j % 8;
+        inputs[2][(h * s.n_k + j) * s.d + c] = key < s.n_k ? v[(h * s.n_k + key) * s.d + column] : 0.0f;
+      }
+    }
+  }
+  const RefBuffers want = expected_outputs(*e.puzzle, *e.test, inputs);
+  const RefBuffers allowance = error_allowance(*e.puzzle, *e.test, inputs);
+  const std::vector<float>& o = (*e.outputs)[0];
+  for (size_t i = 0; i < o.size(); ++i) {
+    const double room = allowance.empty() ? 0.0 : allowance[0][i];
+    if (compare_element(o[i], want[0][i], e.puzzle->tolerance, room) != Outcome::ok) return;
+  }
+  out.push_back(
+      {"v_not_transposed",
+       "lse is right, and o is right for V with each 8 x 8 block (8 keys x 8 columns) transposed: "
+       "V's B fragments for O += P V came from ldmatrix without .trans. V is [keys, d] and P V "
+       "sums over keys, so the B operand's k runs down V's columns: ldmatrix .trans hands each lane "
+       "its pair of keys 2t, 2t + 1 of column g"});
+}
+
 void o_not_normalized(const Rows& rows, std::vector<Diagnosis>& out) {
   const bool explained = every_wrong_row(rows, [&](int64_t r) {
     if (!rows.lse_ok(r) || !std::isfinite(rows.want_lse(r))) return false;
@@ -319,10 +387,12 @@ void flash_forward_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out)
   wrong_mask(rows, out);
   hard_coded_scale(rows, out);
   lse_wrong_base(rows, out);
+  if (out.size() == before) lse_unscaled_max(rows, out);
   o_not_normalized(rows, out);
   key_tail_unmasked(rows, out);
   if (out.size() == before) row_sum_wrong(rows, out);
   if (out.size() == before) quad_sums_differ(rows, out);
+  if (out.size() == before) v_not_transposed(rows, out);
   if (out.size() == before) o_not_rescaled(rows, out);
 }
 

@@ -109,6 +109,54 @@ void blocks_transposed(const Product& p, const std::vector<int64_t>& sample, std
   }
 }
 
+// a's m16n8k16 fragment registers handed to the mma in another order: its register r (of 4) holds the 8 x 8
+// quadrant of a's 16 x 16 slice that belongs in register `order[r]` (a0: rows 0-7, k 0-7; a1: rows 8-15;
+// a2: k 8-15; a3: both). c is then right for a with those quadrants moved, tile by tile (whole tiles of 16
+// rows from row 0 and slices of 16 along k, as every mma-tiled kernel cuts them). b's two registers
+// swapped is the same product as a's k halves swapped (a2, a3, a0, a1): that order names both.
+constexpr int kAQuadrantRow[4] = {0, 8, 0, 8}, kAQuadrantK[4] = {0, 0, 8, 8};
+
+std::string registers_named(const int* order) {
+  std::string text;
+  for (int r = 0; r < 4; ++r) text += (r ? ", a" : "a") + std::to_string(order[r]);
+  return text;
+}
+
+void fragment_order(const Product& p, const std::vector<int64_t>& sample, std::vector<Diagnosis>& out) {
+  if (p.s.k % 16 != 0) return;
+  int order[4] = {0, 1, 2, 3};
+  while (std::next_permutation(order, order + 4)) {
+    // a as the mma saw it: element (i, x) comes from the quadrant register order[r] names.
+    const auto moved_a = [&](int64_t i, int64_t x) -> double {
+      const int r = (i % 16 >= 8 ? 1 : 0) + (x % 16 >= 8 ? 2 : 0), from = order[r];
+      const int64_t row = i / 16 * 16 + kAQuadrantRow[from] + i % 8;
+      return row < p.s.m ? p.a()[row * p.s.k + x / 16 * 16 + kAQuadrantK[from] + x % 8] : 0.0;
+    };
+    const auto want = [&](int64_t t) {
+      double sum = 0;
+      for (int64_t x = 0; x < p.s.k; ++x) sum += moved_a(t / p.s.n, x) * p.b_row_major(t % p.s.n, x);
+      return sum;
+    };
+    if (!explains(p, sample, want)) continue;
+    const std::string layout =
+        "In m16n8k16 a0 = row g, k 2t, 2t + 1; a1 = row g + 8, the same k; a2 = row g, k 2t + 8, 2t + 9; "
+        "a3 = row g + 8, k 2t + 8, 2t + 9; b0 = k 2t, 2t + 1 and b1 = k 2t + 8, 2t + 9 of row g of b (g = "
+        "lane / 4, t = lane % 4)";
+    if (order[0] == 2 && order[1] == 3 && order[2] == 0 && order[3] == 1) {
+      out.push_back({"k_halves_swapped",
+                     "c is right for an mma whose a and b disagree on the two halves of each slice of 16 "
+                     "along k: a's registers came as a2, a3, a0, a1, or b's as b1, b0. " +
+                         layout});
+    } else {
+      out.push_back({"a_fragment_order",
+                     "c is right for an mma given a's fragment registers out of order: where a0, a1, a2, a3 "
+                     "belong it got " +
+                         registers_named(order) + ". " + layout});
+    }
+    return;
+  }
+}
+
 void k_cut_short(const Product& p, const std::vector<int64_t>& sample, std::vector<Diagnosis>& out) {
   const auto b_at = [&](int64_t j, int64_t x) { return p.b_row_major(j, x); };
   for (int64_t k_end = 16; k_end < p.s.k; k_end += 16) {
@@ -140,12 +188,13 @@ std::string lane_ranges(const std::vector<bool>& lanes) {
 
 // The wrong elements sit at the same places of every 16 x 8 tile: those places belong to particular
 // registers and lanes of the m16n8 accumulator (PTX ISA, "Matrix fragments for mma.m16n8k16"): c0, c1 at
-// row lane / 4, columns 2 (lane % 4) + {0, 1}; c2, c3 the same 8 rows further down. Said only where there
-// are enough tiles to tell a pattern from chance, each place is wrong in (nearly) every tile or in none,
-// and some register is spared.
+// row lane / 4, columns 2 (lane % 4) + {0, 1}; c2, c3 the same 8 rows further down. Said only
+// where each place is wrong in (nearly) every whole tile or in none, and some register is spared. One
+// tile is enough: the places are then a fact about that tile, and a learner's first failures are the
+// single-tile cases.
 void fragment_places(const Product& p, std::vector<Diagnosis>& out) {
-  constexpr int64_t kMinTiles = 4;
-  if (p.s.m / kTileRows * (p.s.n / kTileCols) < kMinTiles) return;
+  const int64_t tiles = p.s.m / kTileRows * (p.s.n / kTileCols);
+  if (tiles == 0) return;
   int64_t wrong_at[kTileRows][kTileCols] = {}, seen_at[kTileRows][kTileCols] = {};
   for (int64_t i = 0; i < p.s.m / kTileRows * kTileRows; ++i) {  // whole tiles only
     for (int64_t j = 0; j < p.s.n / kTileCols * kTileCols; ++j) {
@@ -172,8 +221,9 @@ void fragment_places(const Product& p, std::vector<Diagnosis>& out) {
     if (registers[k]) regs += (regs.empty() ? "c" : ", c") + std::to_string(k);
   }
   out.push_back({"fragment_places",
-                 "the wrong elements are the same " + std::to_string(places) +
-                     " of the 128 places in every 16 x 8 tile of c: in the m16n8k16 accumulator they are "
+                 "the wrong elements are the same " + std::to_string(places) + " of the 128 places in " +
+                     (tiles == 1 ? "the 16 x 8 tile" : "every 16 x 8 tile") +
+                     " of c: in the m16n8k16 accumulator they are "
                      "register(s) " +
                      regs + " of lane(s) " + lane_ranges(lanes) +
                      " (c0, c1: row lane / 4, columns 2 * (lane % 4) + 0, 1; c2, c3: 8 rows below). Check "
@@ -209,6 +259,7 @@ void diagnose(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   transposed_c(p, sample, out);
   k_cut_short(p, sample, out);
   blocks_transposed(p, sample, out);
+  if (out.size() == before) fragment_order(p, sample, out);
   if (out.size() > before) return;  // another problem, exactly: the places and the rounding say nothing more
   sixteen_bit_rounding(p, out);
   if (out.size() > before) return;

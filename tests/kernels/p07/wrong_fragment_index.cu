@@ -1,6 +1,6 @@
 // expect: failed
 // expect-diagnosis: fragment_places
-// expect-sim-cases: 16x8x16 33x200x32
+// expect-sim-cases: 16x8x16
 // Wrong: the store mixes up the accumulator's registers, acc[half + 2 * e] for acc[2 * half + e]: c1 (row
 // g, column 2t + 1) and c2 (row g + 8, column 2t) trade places. Every tile is wrong at the same 64 places.
 #include "warp_tile.cuh"
