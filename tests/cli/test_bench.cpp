@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "../harness/svg_layout.hpp"
 #include "commands/command_line.hpp"
 #include "model/build_config.hpp"
 #include "parse_fixture.hpp"
@@ -90,14 +91,47 @@ TEST_CASE("the chart has a bar per timing, a mark per missing one and the copy b
   CHECK(svg.find("<&>") == std::string::npos);
 }
 
-TEST_CASE("the chart is wide enough for its legend with one shape (--shape)") {
+TEST_CASE("the chart's legend and labels fit and do not overlap, with one shape (--shape) or long names") {
   BenchReport one = gpu_report();
   one.shapes.resize(1);
   for (BenchKernel& k : one.kernels) k.timings.resize(1);
-  one.kernels.push_back({.label = "cuBLAS standard attention", .timings = {{.time_ms = 1.0, .rate = 100.0}}});
-  const std::string svg = bench_chart_svg(one);
-  const double width = std::stod(svg.substr(svg.find("width=\"") + 7));
-  CHECK(width >= 70 + 150 * 3);  // the third legend entry starts at x = 370
+  for (const char* label : {"cuBLAS bf16 standard attention", "SDPA flash", "SDPA mem-efficient"})
+    one.kernels.push_back({.label = label, .timings = {{.time_ms = 1.0, .rate = 100.0}}});
+  const svg_layout::Picture picture = svg_layout::read_picture(bench_chart_svg(one));
+  CHECK(svg_layout::clipped(picture).empty());
+  CHECK(svg_layout::overlapping(picture).empty());
+  // Six shapes of 1 kernel: each group is as wide as its label ("16384x16384"), not only its bar.
+  BenchReport narrow = gpu_report();
+  narrow.kernels.resize(1);
+  const svg_layout::Picture labels = svg_layout::read_picture(bench_chart_svg(narrow));
+  CHECK(svg_layout::overlapping(labels).empty());
+}
+
+TEST_CASE("24 shapes are drawn as small multiples, a panel per head dim and mask, at a page's width") {
+  BenchReport r{.command = "puzzle bench 5", .created = "2026-11-21T12:00:00Z"};
+  r.spec = puzzle::find_puzzle(5);
+  r.backend = Backend::gpu;
+  r.device = {.name = "Test GPU"};
+  r.metric = "TFLOP/s";
+  for (const auto& shape : r.spec->sweep) r.shapes.push_back(&shape);
+  REQUIRE(r.shapes.size() == 24);
+  for (const char* label : {"solution", "cuBLAS standard attention", "SDPA flash", "SDPA math"}) {
+    BenchKernel k{.label = label};
+    for (size_t s = 0; s < r.shapes.size(); ++s) k.timings.push_back({.time_ms = 1.0, .rate = 10.0 + s});
+    r.kernels.push_back(k);
+  }
+  r.kernels[2].timings[5] = {.problem = "out of memory"};
+  const std::string svg = bench_chart_svg(r);
+  const svg_layout::Picture picture = svg_layout::read_picture(svg);
+  CHECK(picture.width <= 1000);
+  CHECK(svg_layout::clipped(picture).empty());
+  CHECK(svg_layout::overlapping(picture).empty());
+  for (const char* panel :
+       {">not causal, d = 64<", ">causal, d = 64<", ">not causal, d = 128<", ">causal, d = 128<"})
+    CHECK(count(svg, panel) == 1);
+  CHECK(count(svg, ">n512<") == 4);  // the panel says d and the mask: a shape is its sequence length
+  CHECK(count(svg, "<title>") == 24 * 4 - 1);
+  CHECK(count(svg, ">OOM<") == 1);
 }
 
 TEST_CASE("the table's shape column fits the longest shape name, so that its rows align") {
