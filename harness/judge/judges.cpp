@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "families/attention_judges.hpp"
+#include "families/map_sum_judge.hpp"
 #include "families/matmul_judge.hpp"
 #include "families/softmax_diagnoses.hpp"
 
@@ -15,6 +16,7 @@ using MakeJudge = Judge (*)(const std::vector<std::string>& extra_diagnoses);
 
 // One judge per family of puzzles: a new puzzle of a family names it in its spec.
 const std::map<std::string, MakeJudge> kFamilyJudges = {
+    {"map_sum", puzzles::map_sum::judge},
     {"softmax", puzzles::softmax::judge},
     {"attention_forward", puzzles::attention::forward_judge},
     {"attention_forward_16bit", puzzles::attention::forward_16bit_judge},

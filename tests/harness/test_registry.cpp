@@ -30,7 +30,9 @@ TEST_CASE("find_puzzle by number, padded number and slug") {
   CHECK(find_puzzle("99") == nullptr);
   CHECK(find_puzzle("") == nullptr);
   CHECK(find_puzzle("softmax") == nullptr);
-  CHECK(find_puzzle(0) == nullptr);
+  CHECK(find_puzzle(-1) == nullptr);
+  CHECK(find_puzzle("00") == find_puzzle(0));  // the warm-up
+  CHECK(find_puzzle("map_and_sum") == find_puzzle(0));
 }
 
 TEST_CASE("row_softmax is described completely") {

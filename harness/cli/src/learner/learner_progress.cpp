@@ -10,8 +10,17 @@ std::string standing(const PuzzleProgress& progress) {
 }
 
 const PuzzleSpec* next_puzzle(const ProgressStore& progress) {
-  for (const auto& p : all_puzzles()) {
-    if (standing(progress.get(p.id)) != "passed") return &p;
+  // A puzzle never tried that comes before one already passed was skipped on purpose (the warm-up, by a
+  // learner who started at puzzle 1): it is not sent back there.
+  const auto& puzzles = all_puzzles();
+  const auto last_passed = std::find_if(puzzles.rbegin(), puzzles.rend(), [&](const PuzzleSpec& p) {
+    return standing(progress.get(p.id)) == "passed";
+  });
+  const auto skipped_before = last_passed == puzzles.rend() ? puzzles.begin() : last_passed.base();
+  for (auto it = puzzles.begin(); it != puzzles.end(); ++it) {
+    const std::string now = standing(progress.get(it->id));
+    if (now == "passed" || (now == "not tried" && it < skipped_before)) continue;
+    return &*it;
   }
   return nullptr;
 }

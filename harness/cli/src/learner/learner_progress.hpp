@@ -11,7 +11,8 @@ namespace puzzle::cli {
 // pass) or "not tried".
 std::string standing(const PuzzleProgress& progress);
 
-// The first puzzle, in registry order, that never passed; nullptr when all have passed.
+// The first puzzle, in registry order, that never passed, leaving out those never tried before the last
+// one passed (skipped on purpose); nullptr when none is left.
 const PuzzleSpec* next_puzzle(const ProgressStore& progress);
 
 int passed_puzzles(const ProgressStore& progress);
