@@ -1,6 +1,8 @@
 #include "diagnoses.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "compare.hpp"
@@ -157,6 +159,13 @@ std::string explain_launch_error(const std::string& error) {
     }
   }
   return error;
+}
+
+bool generic_diagnosis(const std::string& id) {
+  static const char* const kGeneric[] = {"no_device_work",     "launch_error",   "out_of_bounds_write",
+                                         "unwritten_elements", "nan_output",     "scratch_too_large",
+                                         "bank_conflicts",     "inputs_modified"};
+  return std::find(std::begin(kGeneric), std::end(kGeneric), id) != std::end(kGeneric);
 }
 
 void generic_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {

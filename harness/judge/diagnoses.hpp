@@ -25,4 +25,8 @@ std::string explain_launch_error(const std::string& error);
 
 void generic_diagnoses(const CaseEvidence& evidence, std::vector<Diagnosis>& diagnoses);
 
+// Whether `id` is one of the readings every puzzle shares (generic_diagnoses' own, and no_device_work),
+// rather than a puzzle's own or a simulator finding (sim_*): a console shows the most specific one.
+bool generic_diagnosis(const std::string& id);
+
 }  // namespace puzzle

@@ -90,3 +90,85 @@ TEST_CASE("colour only on a terminal, and never with NO_COLOR") {
   close(pipe_fds[0]);
   close(pipe_fds[1]);
 }
+
+namespace {
+
+// The fixture's failed case, renamed, with `diagnoses` as its readings.
+CaseReport failed_case(const std::string& name, std::vector<puzzle::Diagnosis> diagnoses) {
+  CaseReport c = testing::fixture_report().puzzles.front().cases[1];
+  c.result.name = name;
+  c.result.diagnoses = std::move(diagnoses);
+  return c;
+}
+
+std::string render_results(const CheckReport& report, bool verbose = false) {
+  std::ostringstream out;
+  ConsoleReport(out, Style(false), verbose, "/repo").results(report);
+  return out.str();
+}
+
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a case whose reading the first three lack is explained too, after them") {
+  CheckReport report = testing::fixture_report();
+  const puzzle::Diagnosis unwritten{"unwritten_elements", "12 of 16383 elements of y were never written"};
+  std::vector<CaseReport>& cases = report.puzzles.front().cases;
+  cases = {failed_case("a", {unwritten}), failed_case("b", {unwritten}), failed_case("c", {unwritten}),
+           failed_case("d", {unwritten}),
+           failed_case("e", {unwritten, {"fragment_places", "the wrong elements are the same 64 places"}})};
+  const std::string text = render_results(report);
+  CAPTURE(text);
+  CHECK(text.find("FAIL e (") != std::string::npos);
+  CHECK(text.find("why: the wrong elements are the same 64 places") != std::string::npos);
+  CHECK(text.find("FAIL d (") == std::string::npos);
+  CHECK(text.find("1 more failed case") != std::string::npos);
+}
+
+TEST_CASE("one why line, the most specific; --verbose shows every reading") {
+  CheckReport report = testing::fixture_report();
+  report.puzzles.front().cases = {
+      failed_case("a", {{"unwritten_elements", "nothing was written to y"},
+                        {"rows_sum_too_large", "wrong rows of y sum to 1.5"},
+                        {"missing_rescale", "the running sum was not rescaled when the max grew"},
+                        {"sim_shared_race",
+                         "shared-memory race on s[3] (at /repo/puzzles/01_row_softmax/k.cu:12, block "
+                         "(0,0,0)); its other side at k.cu:10"}})};
+  const std::string text = render_results(report);
+  CAPTURE(text);
+  CHECK(occurrences(text, "why:") == 1);
+  CHECK(text.find("why: the running sum was not rescaled") != std::string::npos);
+  CHECK(text.find("(2 broader readings of this case: --verbose shows them)") != std::string::npos);
+  // The simulator's finding, with its paths relative to where the learner stands, the bare name too.
+  CHECK(text.find("(at puzzles/01_row_softmax/k.cu:12, block") != std::string::npos);
+  CHECK(text.find("its other side at puzzles/01_row_softmax/k.cu:10") != std::string::npos);
+  CHECK(occurrences(render_results(report, true), "why:") == 3);
+  // Without a reading of the puzzle's own, a CUDA error is the why.
+  report.puzzles.front().cases = {failed_case(
+      "b", {{"launch_error", "CUDA error: cudaErrorMisalignedAddress"}, {"unwritten_elements", "nothing"}})};
+  CHECK(render_results(report).find("why: CUDA error: cudaErrorMisalignedAddress") != std::string::npos);
+}
+
+TEST_CASE("an untouched stub is said once, not on every case") {
+  CheckReport report = testing::fixture_report();
+  std::vector<CaseReport> cases;
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    CaseReport c = failed_case(name, {{"no_device_work", "launch a kernel"}});
+    c.result.message =
+        "refused: your launcher launched no kernel; the outputs must be computed on the device";
+    c.result.record.kernel_launches = 0;
+    cases.push_back(c);
+  }
+  report.puzzles.front().cases = cases;
+  const std::string text = render_results(report);
+  CAPTURE(text);
+  CHECK(occurrences(text, "launched no kernel") == 1);
+  CHECK(text.find("every case (5): your launcher launched no kernel yet") != std::string::npos);
+  CHECK(text.find("puzzles/01_row_softmax/01_row_softmax.cu") != std::string::npos);
+  CHECK(text.find("FAILED: 0/5 cases passed") != std::string::npos);
+}

@@ -112,3 +112,21 @@ TEST_CASE("the probe holds the device open while its answer lives, and goes when
   }
   CHECK(gone);
 }
+
+TEST_CASE("no NVIDIA device: the backend is the simulator because there is no GPU, whatever the build") {
+  TempDir dir("cli-probe-");
+  CHECK_FALSE(gpu_device_visible(dir.path()));
+  std::ofstream(dir.path() / "nvidiactl");
+  CHECK_FALSE(gpu_device_visible(dir.path()));  // the driver's control node alone is no device
+  std::ofstream(dir.path() / "nvidia0");
+  CHECK(gpu_device_visible(dir.path()));
+  if (gpu_device_visible()) return;  // a machine with a GPU: the rest is about one without
+  BuildConfig config;
+  config.have_cuda = false;
+  // CUDA left out of the build (./puzzle does so where it sees no GPU, nvcc or not): no GPU is the reason.
+  const BackendChoice choice = choose_backend(BackendRequest::automatic, config);
+  CHECK(choice.backend == Backend::sim);
+  CHECK(choice.reason == "no GPU found");
+  CHECK_THROWS_WITH_AS(choose_backend(BackendRequest::gpu, config), doctest::Contains("no CUDA parts"),
+                       std::runtime_error);
+}

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "diagnoses.hpp"
+
 namespace puzzle::cli {
 
 const char* to_string(Backend b) {
@@ -54,6 +56,31 @@ std::string shape_of(const Params& params) {
   for (const auto& [name, value] : params)
     text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
   return text;
+}
+
+const Diagnosis* most_specific_diagnosis(const CaseResult& result) {
+  const Diagnosis *own = nullptr, *crash = nullptr, *shared = nullptr;
+  for (const Diagnosis& d : result.diagnoses) {
+    if (d.id.starts_with("sim_")) continue;
+    if (!generic_diagnosis(d.id)) {
+      own = &d;
+    } else if (d.id == "launch_error") {
+      crash = &d;
+    } else {
+      shared = &d;
+    }
+  }
+  return own ? own : crash ? crash : shared;
+}
+
+bool nothing_launched(const PuzzleReport& p) {
+  bool any = false;
+  for (const CaseReport& c : p.cases) {
+    if (c.needs_gpu || c.result.status == CaseStatus::skipped) continue;
+    if (c.result.record.kernel_launches != 0 || c.result.status == CaseStatus::passed) return false;
+    any = true;
+  }
+  return any;
 }
 
 }  // namespace puzzle::cli

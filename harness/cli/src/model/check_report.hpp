@@ -77,4 +77,11 @@ int passed_cases(const PuzzleReport& p);
 int counted_cases(const PuzzleReport& p);    // the cases this check was meant to judge (not "needs a GPU")
 std::string shape_of(const Params& params);  // "cols=129 rows=127"
 
+// The reading of a failed case a console shows as its one "why": the puzzle's own diagnosis (the last, the
+// most specific), else the CUDA error, else the last shared one; nullptr when there is none. Simulator
+// findings (sim_*) are shown apart, with their file and line.
+const Diagnosis* most_specific_diagnosis(const CaseResult& result);
+// Whether every case the check ran failed because the launcher launched no kernel: an untouched stub.
+bool nothing_launched(const PuzzleReport& p);
+
 }  // namespace puzzle::cli

@@ -177,8 +177,7 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                                   ? "timeout " + format_seconds(timeout.count() / 1000.0) + " per case"
                                   : "a hang is stopped after a few seconds of CPU time";
     observer.running("running " + std::to_string(to_run.size()) + " case" + (to_run.size() == 1 ? "" : "s") +
-                     (backend == Backend::gpu ? " on the GPU" : " on the simulator") + " (" + limit +
-                     (options.verbose ? ", work dir " + work.path().string() : "") + ")");
+                     " (" + limit + (options.verbose ? ", work dir " + work.path().string() : "") + ")");
   }
   ChildRuns runs =
       run_child({.child = child,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -84,7 +86,39 @@ std::set<std::string> notes_of_every_passed_case(const PuzzleReport& p) {
   return shared;
 }
 
+// The failed cases to explain in full, in order (nullptr for each one only counted): the first few, and
+// after them the first to carry each reading none of those has, so that a diagnosis found only on a later,
+// larger case (a pattern across many tiles) reaches the learner.
+std::vector<const CaseReport*> detailed_cases(const PuzzleReport& p, bool verbose) {
+  std::vector<const CaseReport*> shown;
+  std::set<std::string> readings;
+  size_t detailed = 0, extra = 0;
+  for (const auto& c : p.cases) {
+    if (c.result.status == CaseStatus::passed || c.result.status == CaseStatus::skipped) continue;
+    const Diagnosis* why = most_specific_diagnosis(c.result);
+    const bool news = why && !readings.contains(why->id) && extra < kFailuresDetailed;
+    if (verbose || detailed < kFailuresDetailed || news) {
+      extra += detailed >= kFailuresDetailed;
+      ++detailed;
+      if (why) readings.insert(why->id);
+      shown.push_back(&c);
+    } else {
+      shown.push_back(nullptr);
+    }
+  }
+  return shown;
+}
+
 }  // namespace
+
+void ConsoleReport::not_started(const PuzzleReport& p) {
+  const int counted = counted_cases(p);
+  out_ << "  " << style_(padded("FAIL", kTagWidth), Tone::bad) << "every case (" << counted
+       << "): your launcher launched no kernel yet\n\n"
+       << "Not started? Write the kernel and the launcher in " << shown(p.file)
+       << "; its spec is at the top.\n";
+  summary(p);
+}
 
 std::string ConsoleReport::shown(const std::filesystem::path& file) const {
   const auto relative = file.lexically_relative(base_dir_);
@@ -182,12 +216,50 @@ void ConsoleReport::case_details(const CaseReport& c) {
            << (unwritten ? "-" : value_text(static_cast<double>(m.got) - m.expected)) << "\n";
     }
   }
+  // The simulator's findings come with file:line; of the harness's readings of the evidence, the most
+  // specific is the "why" (--verbose shows them all).
+  const Diagnosis* why = most_specific_diagnosis(r);
+  size_t other_readings = 0;
   for (const auto& d : r.diagnoses) {
-    // The simulator's findings come with file:line; the rest are the harness's reading of the evidence.
-    out_ << "  " << style_(d.id.starts_with("sim_") ? "simulator:" : "why:", Tone::warn) << " " << d.message
+    const bool finding = d.id.starts_with("sim_");
+    if (!finding && &d != why && !verbose_) {
+      ++other_readings;
+      continue;
+    }
+    out_ << "  " << style_(finding ? "simulator:" : "why:", Tone::warn) << " " << relative_paths(d.message)
          << "\n";
   }
-  for (const auto& note : r.notes) out_ << "  note: " << note << "\n";
+  if (other_readings > 0) {
+    out_ << "  "
+         << style_("(" + std::to_string(other_readings) + " broader reading" +
+                       (other_readings == 1 ? "" : "s") + " of this case: --verbose shows " +
+                       (other_readings == 1 ? "it" : "them") + ")",
+                   Tone::dim)
+         << "\n";
+  }
+  for (const auto& note : r.notes) out_ << "  note: " << relative_paths(note) << "\n";
+}
+
+std::string ConsoleReport::relative_paths(const std::string& text) const {
+  // Every "FILE:LINE" of a source file, absolute ones made relative to where the learner stands, and a bare
+  // file name that the same text also gives in full written the same way.
+  static const std::regex located(R"(([^\s(),:;]+\.(cu|cuh|cpp|hpp|h)):(\d+))");
+  std::map<std::string, std::string> by_name;  // "k.cu" -> "puzzles/01/k.cu"
+  for (std::sregex_iterator m(text.begin(), text.end(), located), end; m != end; ++m) {
+    const std::filesystem::path file = (*m)[1].str();
+    if (file.is_absolute()) by_name[file.filename().string()] = shown(file);
+  }
+  std::string out;
+  auto last = text.cbegin();
+  for (std::sregex_iterator m(text.begin(), text.end(), located), end; m != end; ++m) {
+    const std::filesystem::path file = (*m)[1].str();
+    out.append(last, (*m)[1].first);
+    const auto full = by_name.find(file.string());
+    out += file.is_absolute() ? shown(file) : full != by_name.end() ? full->second : file.string();
+    last = (*m)[1].second;
+  }
+  out.append(last, text.cend());
+  return out;
 }
 
 void ConsoleReport::program_output(const std::string& name, const std::string& text) {
@@ -252,6 +324,10 @@ void ConsoleReport::results(const CheckReport& report) {
       shape_width = std::max(shape_width, shape_of(c.result.params).size());
     }
     out_ << "\n";
+    if (nothing_launched(p)) {  // an untouched stub: said once, not on every case
+      not_started(p);
+      continue;
+    }
     const auto shared = notes_of_every_passed_case(p);
     for (const auto& c : p.cases) case_line(c, name_width, shape_width, shared);
     for (const auto& note : shared) out_ << "  " << style_("every passed case: " + note, Tone::dim) << "\n";
@@ -262,12 +338,10 @@ void ConsoleReport::results(const CheckReport& report) {
            << style_("speed: timing needs a GPU; the traffic notes say what your kernels moved", Tone::dim)
            << "\n";
     }
-    size_t detailed = 0, not_detailed = 0;
-    for (const auto& c : p.cases) {
-      if (c.result.status == CaseStatus::passed || c.result.status == CaseStatus::skipped) continue;
-      if (verbose_ || detailed < kFailuresDetailed) {
-        case_details(c);
-        ++detailed;
+    size_t not_detailed = 0;
+    for (const CaseReport* c : detailed_cases(p, verbose_)) {
+      if (c) {
+        case_details(*c);
       } else {
         ++not_detailed;
       }

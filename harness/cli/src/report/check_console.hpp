@@ -28,6 +28,9 @@ class ConsoleReport {
   void scratch_line(const PuzzleReport& p);
   void program_output(const std::string& name, const std::string& text);
   void summary(const PuzzleReport& puzzle);
+  void not_started(const PuzzleReport& puzzle);  // every case launched no kernel: said once
+  // `text` with its source paths relative to base_dir_, a bare file name it also gives in full made so too.
+  std::string relative_paths(const std::string& text) const;
   std::string shown(const std::filesystem::path& file) const;  // relative to base_dir_ when inside it
 
   std::ostream& out_;

@@ -113,14 +113,28 @@ DeviceInfo simulator_device() {
   return {.name = "CPU simulator"};
 }
 
+bool gpu_device_visible(const std::filesystem::path& dev) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dev, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 6 && name.starts_with("nvidia") &&
+        name.find_first_not_of("0123456789", 6) == std::string::npos)
+      return true;
+  }
+  return false;
+}
+
 GpuProbe probe_gpu(const BuildConfig& config) {
   GpuProbe probe;
   if (!config.have_cuda || config.probe.empty()) {
-    probe.why_not = "built without CUDA: no nvcc, or no GPU visible when ./puzzle built it";
+    probe.why_not =
+        "this build has no CUDA parts (no nvcc, or PUZZLE_CUDA=OFF: ./puzzle turns CUDA on where it sees a "
+        "GPU)";
     return probe;
   }
   if (!std::filesystem::exists(config.probe)) {  // ./puzzle builds the GPU parts only where it sees a GPU
-    probe.why_not = "no GPU was visible when the GPU parts were built (target puzzle_gpu_parts)";
+    probe.why_not =
+        "the GPU parts are not built: ./puzzle builds them where it sees a GPU (puzzle_gpu_parts)";
     return probe;
   }
   // Where this probe has measured a device before, the likely case is that device again: it is asked only
@@ -157,11 +171,14 @@ BackendChoice choose_backend(BackendRequest request, const BuildConfig& config) 
     throw EnvironmentError("--backend gpu: no GPU to run on (" + probe.why_not +
                            "); run without --backend to use the CPU simulator");
   }
+  // Said once and precisely: where the machine has no NVIDIA device, that is the reason, whatever this
+  // build holds (a build without CUDA on a machine with nvcc and no GPU is no GPU, not a build problem).
   // Without an NVIDIA driver CUDA says "driver version is insufficient": to a learner with no GPU that
-  // reads like a problem to fix, so the usual no-GPU answers are not quoted.
-  const bool plainly_no_gpu = probe.why_not.find("cudaErrorInsufficientDriver") != std::string::npos ||
+  // reads like a problem to fix, so the usual no-GPU answers are not quoted either.
+  const bool plainly_no_gpu = !gpu_device_visible() ||
+                              probe.why_not.find("cudaErrorInsufficientDriver") != std::string::npos ||
                               probe.why_not.find("cudaErrorNoDevice") != std::string::npos;
-  return {Backend::sim, plainly_no_gpu ? "no GPU found" : "no GPU found: " + probe.why_not,
+  return {Backend::sim, plainly_no_gpu ? "no GPU found" : "a GPU is visible, but " + probe.why_not,
           simulator_device()};
 }
 

@@ -13,7 +13,7 @@ class HeldProcess;  // subprocess.hpp
 
 struct GpuProbe {
   bool found = false;
-  std::string why_not;  // when !found: "built without CUDA: ...", the probe's error, ...
+  std::string why_not;  // when !found: "this build has no CUDA parts: ...", the probe's error, ...
   DeviceInfo device;
   std::shared_ptr<HeldProcess> held_device;  // the probe, holding the device open while this lives
 };
@@ -24,7 +24,7 @@ GpuProbe probe_gpu(const BuildConfig& config);
 
 struct BackendChoice {
   Backend backend = Backend::sim;
-  std::string reason;  // "no GPU found: ...", "--backend sim", ...
+  std::string reason;  // "no GPU found", "a GPU is visible, but ...", "--backend sim", ...
   DeviceInfo device;
   std::shared_ptr<HeldProcess> held_device;  // the GPU's: keep the choice while its children run
 };
@@ -38,5 +38,8 @@ bool gpu_expected(BackendRequest request, const BuildConfig& config);
 BackendChoice choose_backend(BackendRequest request, const BuildConfig& config);
 
 DeviceInfo simulator_device();
+
+// Whether the machine has an NVIDIA device node (/dev/nvidia0, ...), as ./puzzle decides where a GPU is.
+bool gpu_device_visible(const std::filesystem::path& dev = "/dev");
 
 }  // namespace puzzle::cli
