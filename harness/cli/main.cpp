@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
         return hint_command(command.hint, config, style, std::cout);
       case CommandKind::doctor:
         return doctor_command(config, style, std::cout);
+      case CommandKind::test:
+        std::cerr << "puzzle test: run it as ./puzzle test at the repository's root ("
+                  << config.source_dir.string() << "), which builds everything first\n";
+        return kExitUsage;
     }
   } catch (const UsageError& e) {
     std::cerr << "error: " << e.what() << "\n";

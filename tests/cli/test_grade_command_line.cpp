@@ -70,7 +70,11 @@ TEST_CASE("grade, watch, next and reset: usage errors") {
       {{"grade", "--time-budget", "0"}, "time-budget"},
       {{"grade", "--perf-points", "-1"}, "perf-points"},
       {{"grade", "--seed", "x"}, "seed"},
-      {{"watch"}, "puzzle"},
+      {{"grade", "--class", "/no/such/class"}, "class"},
+      {{"grade", "--puzzles", ""}, "names no puzzle"},
+      {{"grade", "--puzzles", "1", "--course", "/etc/hostname"}, "excludes"},
+      {{"grade", "--class", "/tmp", "--json", "r.json"}, "excludes"},
+      {{"grade", "--class", "/tmp", "--roster", "/etc/hostname"}, "excludes"},
       {{"reset"}, "puzzle"},
       {{"next", "1"}, "1"},
   };
@@ -81,6 +85,22 @@ TEST_CASE("grade, watch, next and reset: usage errors") {
     CHECK(parsed.exit_code == 2);
     CHECK(parsed.output.find(says) != std::string::npos);
   }
+}
+
+TEST_CASE("grade --class, --roster, --course and --weights") {
+  const auto parsed =
+      parse({"grade", "--class", "/tmp", "--out", "marks", "--jobs", "3", "--weights", "1=10"});
+  REQUIRE(parsed.command);
+  const GradeOptions& o = parsed.command->grade;
+  CHECK(o.class_dir == std::filesystem::path("/tmp"));
+  CHECK(o.out == std::filesystem::path("marks"));
+  CHECK(o.jobs == 3);
+  CHECK(o.weights == "1=10");
+  CHECK(parse({"grade", "--roster", "/etc/hostname"}).command->grade.roster);
+  CHECK(parse({"grade", "--course", "/etc/hostname"}).command->grade.course);
+  CHECK(parse({"grade"}).command->grade.out == std::filesystem::path("grades"));
+  CHECK_FALSE(parse({"watch"}).command->check.puzzle.size());  // the next puzzle
+  CHECK(parse({"reset", "1", "--undo"}).command->reset.undo);
 }
 
 TEST_CASE("watch takes check's options; next and reset; check --sanitize") {

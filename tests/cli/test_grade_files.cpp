@@ -85,15 +85,16 @@ TEST_CASE("our JSON: the check report's fields, the grade's own, and not-graded 
   CHECK(j["puzzles"][1]["not_graded_reason"] == grade.puzzles[1].reason);
 }
 
-TEST_CASE("Gradescope: a build test per puzzle, a test per counted case, the total as the sum") {
+TEST_CASE("Gradescope: a build test and a test per counted case per puzzle graded, one for a missing one") {
   const GradeReport grade = testing::fixture_grade();
   const json r = gradescope_results(grade);
   CHECK(r["score"] == 1);
   CHECK(r["execution_time"] == 4);  // 3.25 s, rounded up
   CHECK(r["stdout_visibility"] == "hidden");
   const json& tests = r["tests"];
-  // Puzzle 1: build + 2 cases (the GPU-only case is worth nothing here and left out); puzzle 2: build + 1.
-  REQUIRE(tests.size() == 5);
+  // Puzzle 1: build + 2 cases (the GPU-only case is worth nothing here and left out); puzzle 2, missing: one
+  // test worth its points, not one per case never run.
+  REQUIRE(tests.size() == 4);
   double sum = 0, max_sum = 0;
   for (const auto& t : tests) {
     sum += t["score"].get<double>();
@@ -108,8 +109,9 @@ TEST_CASE("Gradescope: a build test per puzzle, a test per counted case, the tot
   CHECK(tests[0]["status"] == "passed");
   CHECK(tests[2]["status"] == "failed");
   CHECK(tests[2]["output"].get<std::string>().find("exp overflowed") != std::string::npos);  // the diagnosis
-  CHECK(tests[3]["name"].get<std::string>().ends_with("build"));
-  CHECK(tests[3]["status"] == "failed");  // the missing file reaches the student through the build test
+  CHECK(tests[3]["name"] == "Puzzle 2 (Tiled <softmax> & co): missing");
+  CHECK(tests[3]["status"] == "failed");
+  CHECK(tests[3]["max_score"] == 3);
   CHECK(tests[3]["output"].get<std::string>().find("no file named 02_tiled_softmax.cu") != std::string::npos);
   CHECK(r["output"].get<std::string>().find("Puzzle 2 (Tiled <softmax> & co): missing, 0/3") !=
         std::string::npos);
@@ -223,13 +225,32 @@ TEST_CASE("the report files of a command line that did not parse are found all t
   CHECK_FALSE(report_files_in({"puzzle", "grade", "--junit"}).any());  // no value: nothing to write
 }
 
-TEST_CASE("a bad grade command line: its reports carry the error and grade exits 0; with none, 2") {
+TEST_CASE("Gradescope: a course's points shared out over a puzzle's case tests, the sum still the score") {
+  GradeReport grade = testing::fixture_grade();
+  grade.puzzles[0].weight = 10.0;  // 1 of 2 cases passed: 5 points
+  grade.puzzles[1].weight = 30.0;
+  const json r = gradescope_results(grade);
+  CHECK(r["score"] == 5);
+  double max_sum = 0;
+  for (const auto& t : r["tests"]) max_sum += t["max_score"].get<double>();
+  CHECK(max_sum == 40);
+  CHECK(r["tests"][1]["max_score"] == 5);
+  CHECK(r["tests"][3]["max_score"] == 30);
+  const json j = grade_to_json(grade, "1.0");
+  CHECK(j["puzzles"][0]["points"] == 5);
+  CHECK(j["puzzles"][0]["max_points"] == 10);
+  CHECK(j["puzzles"][0]["weight"] == 10);
+  CHECK(j["max_score"] == 40);
+}
+
+TEST_CASE("a bad grade command line: one line, exit 2; the reports named carry the error") {
   TempDir dir("cli-grade-");
   const auto results = dir.path() / "results.json";
   std::ostringstream err;
   CHECK(grade_usage_error({"puzzle", "grade", "--puzzels", "1", "--gradescope", results.string()},
                           "The following argument was not expected: --puzzels\nRun with --help\n",
-                          build_config(), err) == 0);
+                          build_config(), err) == 2);
+  CHECK(err.str() == "The following argument was not expected: --puzzels\n");
   const json r = json::parse(*read_text(results));
   CHECK(r["score"] == 0);
   CHECK(r["tests"].empty());

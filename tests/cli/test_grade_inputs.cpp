@@ -3,6 +3,8 @@
 #include <fstream>
 
 #include "judge/grade_performance.hpp"
+#include "model/grade_report.hpp"
+#include "pipelines/course_points.hpp"
 #include "pipelines/grade_seed.hpp"
 #include "pipelines/puzzle_selection.hpp"
 #include "pipelines/submission_files.hpp"
@@ -40,18 +42,87 @@ TEST_CASE("a submission's puzzle file: found at any depth, the shallowest first,
     write_atomically(dir.path() / relative, "// " + relative + "\n");
     return dir.path() / relative;
   };
-  CHECK_FALSE(find_submitted_file(dir.path(), "01_row_softmax.cu"));
+  const puzzle::PuzzleSpec& row = *puzzle::find_puzzle(1);
+  const auto graded = [&](const puzzle::PuzzleSpec& p) { return find_submitted_file(dir.path(), p).graded; };
+  CHECK_FALSE(graded(row));
   make(".git/01_row_softmax.cu");
   make("__MACOSX/01_row_softmax.cu");
-  CHECK_FALSE(find_submitted_file(dir.path(), "01_row_softmax.cu"));
+  CHECK_FALSE(graded(row));
   const auto deep = make("repo/puzzles/01_row_softmax.cu");
-  CHECK(find_submitted_file(dir.path(), "01_row_softmax.cu") == deep);
+  CHECK(graded(row) == deep);
   const auto b = make("b/01_row_softmax.cu");
   make("c/01_row_softmax.cu");
-  CHECK(find_submitted_file(dir.path(), "01_row_softmax.cu") == b);  // same depth: the first by path
+  CHECK(graded(row) == b);  // same depth: the first by path
   const auto top = make("01_row_softmax.cu");
-  CHECK(find_submitted_file(dir.path(), "01_row_softmax.cu") == top);
-  CHECK_FALSE(find_submitted_file(dir.path(), "02_tiled_softmax.cu"));
+  const SubmittedFile found = find_submitted_file(dir.path(), row);
+  CHECK(found.graded == top);
+  CHECK_FALSE(found.near_name);
+  CHECK(found.others.size() == 3);  // named, so that a class in one folder is not graded as one student
+  const std::string note = file_note(found, row, dir.path());
+  CHECK(note.find("graded 01_row_softmax.cu of 4 candidates; not graded: b/01_row_softmax.cu") == 0);
+  CHECK(note.find("grade --class") != std::string::npos);
+  CHECK_FALSE(graded(*puzzle::find_puzzle(2)));
+}
+
+TEST_CASE("near names of a puzzle's file are graded and said so; other puzzles' names are not") {
+  TempDir dir("cli-grade-");
+  const puzzle::PuzzleSpec& row = *puzzle::find_puzzle(1);
+  for (const std::string name : {"01_row_softmax (1).cu", "01_Row_Softmax.cu", "row_softmax.cu",
+                                 "1-row-softmax.cu", "01_row_softmax copy.cu", "01_row_softmax-2.CU"}) {
+    CAPTURE(name);
+    std::filesystem::remove_all(dir.path() / "s");
+    write_atomically(dir.path() / "s" / name, "//\n");
+    const SubmittedFile found = find_submitted_file(dir.path() / "s", row);
+    REQUIRE(found.graded);
+    CHECK(found.near_name);
+    CHECK(file_note(found, row, dir.path() / "s") == "graded " + name + " as 01_row_softmax.cu");
+    CHECK(unmatched_cuda_files(dir.path() / "s").empty());
+  }
+  std::filesystem::remove_all(dir.path() / "s");
+  for (const std::string name :
+       {"02_row_softmax.cu", "01_tiled_softmax.cu", "softmax.cu", "01_row_softmax.cuh"})
+    write_atomically(dir.path() / "s" / name, "//\n");
+  CHECK_FALSE(find_submitted_file(dir.path() / "s", row).graded);
+  CHECK(unmatched_cuda_files(dir.path() / "s").size() == 3);  // the .cuh is no candidate at all
+  // The exact name wins over a near one, whatever the depth.
+  write_atomically(dir.path() / "s" / "deep" / "01_row_softmax.cu", "//\n");
+  write_atomically(dir.path() / "s" / "01_row_softmax (2).cu", "//\n");
+  const SubmittedFile both = find_submitted_file(dir.path() / "s", row);
+  CHECK(both.graded == dir.path() / "s" / "deep" / "01_row_softmax.cu");
+  CHECK_FALSE(both.near_name);
+}
+
+TEST_CASE("a course: the puzzles graded and each one's points, from a file or --weights") {
+  const auto course = parse_course("# week 1\n1 10   # row softmax\n\nonline_softmax 20\n", "course.txt");
+  REQUIRE(course.size() == 2);
+  CHECK(course[0].spec->id == 1);
+  CHECK(course[0].points == 10);
+  CHECK(course[1].spec->id == 3);
+  CHECK(course[1].points == 20);
+  const auto weights = parse_weights("3=2.5,1=0");
+  REQUIRE(weights.size() == 2);
+  CHECK(weights[0].spec->id == 1);  // registry order
+  CHECK(weights[1].points == 2.5);
+  CHECK_THROWS_WITH_AS(parse_course("1 10\n99 5\n", "c.txt"), doctest::Contains("c.txt:2"), UsageError);
+  CHECK_THROWS_WITH_AS(parse_course("1 ten\n", "c.txt"), doctest::Contains("not a number"), UsageError);
+  CHECK_THROWS_WITH_AS(parse_course("1 10 extra\n", "c.txt"), doctest::Contains("c.txt:1"), UsageError);
+  CHECK_THROWS_WITH_AS(parse_course("1 -1\n", "c.txt"), doctest::Contains("0 or more"), UsageError);
+  CHECK_THROWS_WITH_AS(parse_course("1 5\n01 5\n", "c.txt"), doctest::Contains("twice"), UsageError);
+  CHECK_THROWS_WITH_AS(parse_course("# nothing\n", "c.txt"), doctest::Contains("names no puzzle"),
+                       UsageError);
+  CHECK_THROWS_AS(parse_weights("1:10"), UsageError);
+}
+
+TEST_CASE("a course's points: a puzzle's cases share them, in the scores and in Gradescope's tests") {
+  GradedPuzzle p{.state = GradeState::graded, .weight = 10.0};
+  p.report.score = 3;
+  p.report.max_score = 4;
+  CHECK(p.score() == 7.5);
+  CHECK(p.max_score() == 10);
+  CHECK(p.case_scale() == 2.5);
+  p.weight.reset();
+  CHECK(p.score() == 3);
+  CHECK(p.max_score() == 4);
 }
 
 TEST_CASE("the grade's seed: --seed, else the secret (file option, file variable, variable), else fixed") {

@@ -174,7 +174,7 @@ TEST_CASE("grade: errors that stop grading are in the report, with the puzzles n
   CHECK(no_compiler.max_score() > 0);
 }
 
-TEST_CASE("grade command: reports written, exit 0 whatever the scores; an error goes into them") {
+TEST_CASE("grade command: reports written, exit 0 whatever the scores; an error goes into them, exit 2") {
   GradeFixture f;
   f.submit_solution(7);  // the quickest solution to grade
   Command command{.kind = CommandKind::grade, .text = "puzzle grade"};
@@ -201,7 +201,7 @@ TEST_CASE("grade command: reports written, exit 0 whatever the scores; an error 
 
   command.grade.puzzles = "7,99";
   std::ostringstream out2, err2;
-  CHECK(grade_command(command, f.config, Style(false), out2, err2) == 0);
+  CHECK(grade_command(command, f.config, Style(false), out2, err2) == kExitUsage);
   CHECK(err2.str().find("99") != std::string::npos);
   const auto stopped = nlohmann::json::parse(*read_text(f.dir.path() / "results.json"));
   CHECK(stopped["output"].get<std::string>().find("Grading stopped") != std::string::npos);
@@ -231,4 +231,88 @@ TEST_CASE("grade command: the secret seed is read, then hidden from the learner'
   CHECK(out.str().find("classified") == std::string::npos);
   CHECK(out.str().find(std::to_string(seed_from_secret("classified"))) == std::string::npos);
   CHECK(report["puzzles"][0]["status"] == "not_run");
+}
+
+namespace {
+
+// Puzzle 0's launcher spinning forever on the device.
+const std::string kWarmupHang =
+    "__global__ void spin(volatile int* flag) { while (*flag == 0) {} }\n" + lookup_puzzle("0").signature +
+    " {\n  int* flag; cudaMalloc(&flag, sizeof(int)); cudaMemset(flag, 0, sizeof(int));\n"
+    "  spin<<<1, 1>>>(flag); cudaDeviceSynchronize();\n}\n";
+
+size_t lines_of(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("grade --class: a class of three (right, compile error, hang) into reports and a gradebook") {
+  GradeFixture f;
+  const auto klass = f.dir.path() / "class";
+  const puzzle::PuzzleSpec& warmup = lookup_puzzle("0");
+  write_atomically(klass / "alice" / warmup.file,
+                   *read_text(solution_ladder(warmup, f.config.source_dir).front()));
+  write_atomically(klass / "bob" / "00_map_and_sum (1).cu", "this is not C++\n");
+  write_atomically(klass / "carol" / warmup.file, kWarmupHang);
+  Command command{.kind = CommandKind::grade, .text = "puzzle grade --class class"};
+  command.grade = {.backend = BackendRequest::sim,
+                   .weights = "0=10",
+                   .class_dir = klass,
+                   .out = f.dir.path() / "grades",
+                   .timeout_s = 3.0};
+  std::ostringstream out, err;
+  CHECK(grade_command(command, f.config, Style(false), out, err) == kExitPassed);
+  INFO(out.str());
+  INFO(err.str());
+  CHECK(out.str().find("[####################] 3/3") != std::string::npos);
+  const std::string book = read_text(f.dir.path() / "grades" / "gradebook.csv").value_or("");
+  CHECK(book.starts_with("student,0 Warm-up: a map and a block sum (max 10),total,max_points,notes\n"));
+  CHECK(book.find("\nalice,10,10,10,\n") != std::string::npos);
+  CHECK(book.find("\nbob,0,0,10,puzzle 0: graded 00_map_and_sum (1).cu as 00_map_and_sum.cu\n") !=
+        std::string::npos);
+  CHECK(book.find("\ncarol,0,0,10,") != std::string::npos);
+  const auto report = [&](const std::string& student) {
+    return nlohmann::json::parse(
+        read_text(f.dir.path() / "grades" / student / "report.json").value_or("null"));
+  };
+  CHECK(report("alice")["puzzles"][0]["status"] == "passed");
+  CHECK(report("bob")["puzzles"][0]["status"] == "compile_error");
+  CHECK(report("carol")["puzzles"][0]["status"] == "timeout");
+  for (const char* student : {"alice", "bob", "carol"}) {
+    CHECK(std::filesystem::exists(f.dir.path() / "grades" / student / "results.json"));
+    CHECK(read_text(f.dir.path() / "grades" / student / "summary.txt").value_or("").find("total:") !=
+          std::string::npos);
+  }
+
+  // A typo in the folder: one line, exit 2, nothing graded.
+  command.grade.class_dir = f.dir.path() / "clas";
+  std::ostringstream out2, err2;
+  CHECK(grade_command(command, f.config, Style(false), out2, err2) == kExitUsage);
+  CHECK(lines_of(err2.str()) == 1);
+  CHECK(err2.str().find("clas") != std::string::npos);
+  // A class in which no folder has a puzzle file: nothing to grade.
+  write_atomically(f.dir.path() / "empty" / "dave" / "notes.txt", "nothing\n");
+  command.grade.class_dir = f.dir.path() / "empty";
+  std::ostringstream out3, err3;
+  CHECK(grade_command(command, f.config, Style(false), out3, err3) == kExitUsage);
+  CHECK(err3.str().find("nothing to grade") != std::string::npos);
+}
+
+TEST_CASE("grade: a submission with no puzzle file exits 2 with one line, and its reports say why") {
+  GradeFixture f;
+  f.submit("softmax.cu", "// a learner's own name for it\n");
+  Command command{.kind = CommandKind::grade, .text = "puzzle grade"};
+  command.grade = {.backend = BackendRequest::sim,
+                   .submission = f.submission,
+                   .puzzles = "1,2",
+                   .json = f.dir.path() / "report.json"};
+  std::ostringstream out, err;
+  CHECK(grade_command(command, f.config, Style(false), out, err) == kExitUsage);
+  CHECK(lines_of(err.str()) == 1);
+  CHECK(err.str().find("nothing to grade") != std::string::npos);
+  CHECK(err.str().find("softmax.cu") != std::string::npos);  // its .cu files, named
+  const auto report = nlohmann::json::parse(*read_text(f.dir.path() / "report.json"));
+  CHECK(report["error"].get<std::string>().find("nothing to grade") != std::string::npos);
+  CHECK(report["exit_code"] == kExitUsage);
 }

@@ -96,6 +96,14 @@ TEST_CASE("list: passed, failed or not tried, the best speed, a progress bar and
   CHECK(text.find(progress_bar(1, static_cast<int>(puzzle::all_puzzles().size()), kProgressBarWidth)) !=
         std::string::npos);
   CHECK(text.find("Next: `puzzle check 2`") != std::string::npos);
+  // Its case counts are the ones `check` counts: on the simulator, and those that need a GPU apart.
+  const puzzle::PuzzleSpec& row = *puzzle::find_puzzle(1);
+  const auto sim = std::count_if(row.cases.begin(), row.cases.end(), [](const auto& t) { return t.sim; });
+  const size_t at = text.find(row.file);
+  REQUIRE(at != std::string::npos);
+  const std::string line = text.substr(at, text.find('\n', at) - at);
+  CHECK(line.find(" " + std::to_string(sim) + " + " + std::to_string(row.cases.size() - sim) + " GPU ") !=
+        std::string::npos);
 }
 
 TEST_CASE("a pass is kept: a failing check after it shows as the last check, not as the standing") {
@@ -214,10 +222,55 @@ TEST_CASE("reset: the committed stub comes back, the learner's file is kept in .
   git({"commit", "-q", "-am", "my work"});
   CHECK(reset_puzzle_file(f.dir.path(), spec, "20250101-000002").changed);
   CHECK(read_text(file) == "// the stub\n");
+
+  // --undo: the newest backup comes back; the stub it replaces needs no backup, an edit does.
+  std::filesystem::remove_all(f.dir.path() / ".puzzle" / "backups");
+  write_atomically(file, "// v1\n");
+  reset_puzzle_file(f.dir.path(), spec, "20250102-000001");
+  std::ostringstream undone;
+  CHECK(reset_command({.puzzle = "1", .undo = true}, f.config, undone) == 0);
+  CHECK(read_text(file) == "// v1\n");
+  CHECK(undone.str().find("is your version again") != std::string::npos);
+  CHECK(undone.str().find("saved as") == std::string::npos);  // it replaced the stub
+  write_atomically(file, "// v2\n");
+  reset_puzzle_file(f.dir.path(), spec, "20250102-000003");
+  write_atomically(file, "// edited after the reset\n");
+  const UndoResult kept = undo_reset(f.dir.path(), spec, "20250102-000004");
+  CHECK(read_text(file) == "// v2\n");
+  CHECK(read_text(kept.kept) == "// edited after the reset\n");
+  CHECK(undo_reset(f.dir.path(), spec, "20250102-000005").restored == kept.kept);
+  CHECK(read_text(file) == "// edited after the reset\n");
+  std::filesystem::remove_all(f.dir.path() / ".puzzle" / "backups");
+  CHECK_THROWS_WITH_AS(undo_reset(f.dir.path(), spec, "20250102-000006"), doctest::Contains("no backup"),
+                       UsageError);
 }
 
 TEST_CASE("reset outside a git checkout says where the stub would come from") {
   LearnerFixture f;
   CHECK_THROWS_WITH_AS(reset_puzzle_file(f.dir.path(), *puzzle::find_puzzle(1), "x"),
                        doctest::Contains("git"), EnvironmentError);
+}
+
+TEST_CASE("watch goes on to the next puzzle after a pass, and stays on a puzzle that fails") {
+  LearnerFixture f;
+  const puzzle::PuzzleSpec& warmup = *puzzle::find_puzzle(0);
+  const auto stub = f.dir.path() / puzzle::stub_path(warmup);
+  Command command{.kind = CommandKind::watch, .text = "puzzle watch 0"};
+  command.check = {.puzzle = "0", .backend = BackendRequest::sim, .cases = {"1", "257"}};
+
+  write_atomically(stub, "// not started\n");  // fails: watch stays on it, until told to stop
+  std::ostringstream failing, err;
+  int polls = 0;
+  CHECK(watch_command(command, f.config, Style(false), failing, err, [&] { return ++polls < 2; }) == 0);
+  CHECK(failing.str().find("watching " + puzzle::stub_path(warmup)) != std::string::npos);
+  CHECK(failing.str().find("Next:") == std::string::npos);
+
+  write_atomically(stub, *read_text(solution_ladder(warmup, build_config().source_dir).front()));
+  std::ostringstream passing;
+  CHECK(watch_command(command, f.config, Style(false), passing, err,
+                      [&] { return passing.str().find("Next: puzzle 1") == std::string::npos; }) == 0);
+  INFO(passing.str());
+  CHECK(passing.str().find("PASSED") != std::string::npos);
+  CHECK(passing.str().find("Next: puzzle 1, Row softmax") != std::string::npos);
+  CHECK(passing.str().find("watching " + puzzle::stub_path(*puzzle::find_puzzle(1))) != std::string::npos);
 }

@@ -2,12 +2,13 @@
 // and agrees with our JSON report, and that every puzzle got the status and score it should.
 //   check_gradescope_results RESULTS_JSON REPORT_JSON ID:STATUS [ID:STATUS ...]
 // STATUS is the puzzle's expected status: passed (full marks), failed / crashed / timeout (built, not full
-// marks), compile_error or missing (nothing).
+// marks), compile_error or missing (nothing); ID:STATUS:POINTS where a course file gives it POINTS.
 #include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "registry.hpp"
@@ -38,6 +39,7 @@ double simulator_points(const puzzle::PuzzleSpec& spec) {
 struct PuzzleTotals {
   double score = 0, max_score = 0;
   int builds = 0;
+  int missing_tests = 0;  // a puzzle without a file: one test holds its points
   bool built = false;
 };
 
@@ -70,6 +72,7 @@ std::map<int, PuzzleTotals> check_results(const json& r) {
       ++p.builds;
       p.built = t["status"] == "passed";
     }
+    p.missing_tests += name.ends_with("): missing");
     sum += score;
   }
   expect(std::abs(sum - r.value("score", -1.0)) < 1e-9, "the total is not the sum of the tests' scores");
@@ -86,15 +89,31 @@ int main(int argc, char** argv) {
   try {
     const json results = load(argv[1]), report = load(argv[2]);
     const auto puzzles = check_results(results);
-    expect(report["complete"] == true && report["error"].is_null(), "our report says grading did not finish");
+    // A submission with no puzzle file at all is a grade that found nothing to grade, and says so.
+    bool all_missing = true;
+    for (int i = 3; i < argc; ++i) all_missing = all_missing && std::string(argv[i]).ends_with(":missing");
+    expect(report["complete"] == true, "our report says grading did not finish");
+    if (all_missing) {
+      expect(
+          report["error"].is_string() && report["error"].get<std::string>().starts_with("nothing to grade"),
+          "a submission with no puzzle file is not said to have nothing to grade");
+    } else {
+      expect(report["error"].is_null(), "our report says grading stopped: " + report["error"].dump());
+    }
     expect(report["score"] == results["score"], "our report and results.json disagree on the score");
     std::map<int, std::string> statuses;
     for (const json& p : report["puzzles"]) statuses[p["id"].get<int>()] = p["status"];
     expect(puzzles.size() == static_cast<size_t>(argc - 3), "results.json does not have the puzzles graded");
     for (int i = 3; i < argc; ++i) {
       const std::string arg = argv[i];
+      // ID:STATUS, or ID:STATUS:POINTS where a course gives the puzzle its points.
       const int id = std::stoi(arg.substr(0, arg.find(':')));
-      const std::string want = arg.substr(arg.find(':') + 1);
+      std::string want = arg.substr(arg.find(':') + 1);
+      std::optional<double> course_points;
+      if (const auto colon = want.find(':'); colon != std::string::npos) {
+        course_points = std::stod(want.substr(colon + 1));
+        want.resize(colon);
+      }
       const std::string where = "puzzle " + std::to_string(id) + ": ";
       const puzzle::PuzzleSpec* spec = puzzle::find_puzzle(id);
       if (!spec || !puzzles.contains(id)) {
@@ -103,10 +122,14 @@ int main(int argc, char** argv) {
       }
       const PuzzleTotals& p = puzzles.at(id);
       expect(statuses[id] == want, where + "status " + statuses[id] + ", expected " + want);
-      expect(p.builds == 1, where + "not exactly one build test");
-      expect(p.max_score == simulator_points(*spec), where + "max score " + std::to_string(p.max_score) +
-                                                         ", the registry says " +
-                                                         std::to_string(simulator_points(*spec)));
+      if (want == "missing") {
+        expect(p.builds == 0 && p.missing_tests == 1, where + "not one test saying the file is missing");
+      } else {
+        expect(p.builds == 1, where + "not exactly one build test");
+      }
+      const double points = course_points.value_or(simulator_points(*spec));
+      expect(std::abs(p.max_score - points) < 1e-9,
+             where + "max score " + std::to_string(p.max_score) + ", expected " + std::to_string(points));
       if (want == "passed") {
         expect(p.built && p.score == p.max_score, where + "not full marks");
       } else if (want == "compile_error" || want == "missing") {

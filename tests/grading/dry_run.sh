@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The Gradescope dry run: a class of 15 submissions (the reference solutions, the stubs, an empty one, one in
-# nested folders, one that does not compile, one that hangs, one that crashes, and 8 test kernels of
-# tests/kernels, two per puzzle, as one-puzzle submissions), each graded by grading/gradescope/run_autograder on the simulator
+# The Gradescope dry run: a class of 16 submissions (the reference solutions, the stubs, an empty one, one in
+# nested folders, one that does not compile, one that hangs, one that crashes, 8 test kernels of
+# tests/kernels, two per puzzle, as one-puzzle submissions, and one graded by a course file), each graded by grading/gradescope/run_autograder on the simulator
 # and its results.json checked by check_gradescope_results.
 #   dry_run.sh PUZZLE_TOOL CHECKER SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -14,7 +14,7 @@ mkdir -p "$work/results"
 # two submissions share (a reference solution) is built once, as the build cache keys on path and text.
 staging="$work/submission"
 export PUZZLE_SOURCE_DIR="$root" PUZZLE_TOOL="$tool" PUZZLE_SUBMISSION_DIR="$staging"
-export PUZZLE_TIME_BUDGET=400 PUZZLE_SECRET_SEED_FILE=/nonexistent
+export PUZZLE_TIME_BUDGET=400 PUZZLE_SECRET_SEED_FILE=/nonexistent PUZZLE_COURSE_FILE=/nonexistent
 unset PUZZLE_SECRET_SEED PUZZLE_CASE_TIMEOUT  # the hanging submission stops at its case's CPU-time limit
 
 puzzle_file() { # the file name of puzzle ID, as a submission names it: 01_row_softmax.cu
@@ -120,6 +120,15 @@ for file in "${kernels[@]}"; do
   grade "p0${id}_$(basename "$file" .cu)" 1-4 "${expect[@]}"
 done
 
+# 16. A course of one puzzle worth 10 points (grading/course.txt, as make_autograder.sh --course packs it):
+# only that puzzle is graded, and its cases share the 10 points.
+fresh
+put 0 "$(solution 0)"
+printf '# the course\n0 10\n' >"$work/course.txt"
+export PUZZLE_COURSE_FILE="$work/course.txt"
+grade course "" 0:passed:10
+export PUZZLE_COURSE_FILE=/nonexistent
+
 echo "dry run: $submissions submissions, $failures failed, ${SECONDS} s"
-((submissions == 15)) || { echo "dry run: expected 15 submissions"; exit 1; }
+((submissions == 16)) || { echo "dry run: expected 16 submissions"; exit 1; }
 ((failures == 0))

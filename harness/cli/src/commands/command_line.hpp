@@ -1,4 +1,4 @@
-// The command line: `puzzle check|bench|grade|watch|list|next|hint|reset|doctor ...`, parsed into plain
+// The command line: `puzzle check|watch|hint|next|list|reset|bench|grade|doctor|test ...`, parsed into plain
 // option structs (model/options.hpp).
 #pragma once
 #include <optional>
@@ -9,7 +9,7 @@
 
 namespace puzzle::cli {
 
-enum class CommandKind { check, bench, grade, watch, list, next, hint, reset, doctor };
+enum class CommandKind { check, bench, grade, watch, list, next, hint, reset, doctor, test };
 
 struct Command {
   CommandKind kind = CommandKind::check;
@@ -18,7 +18,8 @@ struct Command {
   HintOptions hint;
   GradeOptions grade;  // `watch` uses `check`
   ResetOptions reset;
-  std::string text;  // the command line as typed, for the JSON report
+  std::string text;                             // the command line as typed, for the JSON report
+  bool no_api_check = false, no_torch = false;  // --no-api-check, --no-torch, before they become options
 };
 
 struct ParsedCommandLine {

@@ -1,5 +1,6 @@
 // The subcommands. Each returns the process exit code (errors.hpp).
 #pragma once
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,8 +21,10 @@ int grade_command(const Command& command, const BuildConfig& config, Style style
 // grader (Gradescope) shows it. Returns 0 when at least one report was written, else 2.
 int grade_usage_error(const std::vector<std::string>& argv, const std::string& message,
                       const BuildConfig& config, std::ostream& err);
-int watch_command(const Command& command, const BuildConfig& config, Style style, std::ostream& out,
-                  std::ostream& err);
+// Runs until Ctrl-C, every puzzle passed, or `keep_watching` says false (for tests).
+int watch_command(
+    const Command& command, const BuildConfig& config, Style style, std::ostream& out, std::ostream& err,
+    const std::function<bool()>& keep_watching = [] { return true; });
 int list_command(const BuildConfig& config, Style style, std::ostream& out);
 int next_command(const BuildConfig& config, Style style, std::ostream& out);
 int reset_command(const ResetOptions& options, const BuildConfig& config, std::ostream& out);

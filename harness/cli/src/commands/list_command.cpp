@@ -28,6 +28,14 @@ Tone tone_of(const std::string& standing) {
   return standing == "failed" ? Tone::bad : Tone::dim;
 }
 
+// The cases a check counts, as `check` says them: "15", or "15 + 3 GPU" where 3 more run on a GPU only.
+constexpr size_t kCasesWidth = 13;
+std::string cases_text(const PuzzleSpec& p) {
+  const auto on_sim = std::count_if(p.cases.begin(), p.cases.end(), [](const TestCase& t) { return t.sim; });
+  const auto gpu_only = static_cast<int64_t>(p.cases.size()) - on_sim;
+  return std::to_string(on_sim) + (gpu_only > 0 ? " + " + std::to_string(gpu_only) + " GPU" : "");
+}
+
 }  // namespace
 
 int list_command(const BuildConfig& config, Style style, std::ostream& out) {
@@ -38,15 +46,15 @@ int list_command(const BuildConfig& config, Style style, std::ostream& out) {
     file_width = std::max(file_width, p.file.size());
   }
   out << style(padded(" #", 4) + padded("puzzle", title_width + 2) + padded("file", file_width + 2) +
-                   padded("cases", 7) + padded("status", 11) + padded("last check", kLastCheckWidth) +
-                   "best (GPU)",
+                   padded("cases", kCasesWidth) + padded("status", 11) +
+                   padded("last check", kLastCheckWidth) + "best (GPU)",
                Tone::bold)
       << "\n";
   for (const auto& p : all_puzzles()) {
     const PuzzleProgress mine = progress.get(p.id);
     const std::string where = standing(mine);
     out << padded((p.id < 10 ? " " : "") + std::to_string(p.id), 4) << padded(p.title, title_width + 2)
-        << padded(p.file, file_width + 2) << padded(std::to_string(p.cases.size()), 7)
+        << padded(p.file, file_width + 2) << padded(cases_text(p), kCasesWidth)
         << style(padded(where, 11), tone_of(where)) << padded(last_check(mine, where), kLastCheckWidth)
         << best_figure(mine) << "\n";
   }

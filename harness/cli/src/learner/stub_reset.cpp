@@ -45,6 +45,10 @@ std::optional<std::string> committed_stub(const fs::path& source_dir, const Puzz
   return git_output(source_dir, {"show", "HEAD:" + path});
 }
 
+fs::path backups_folder(const fs::path& source_dir) {
+  return source_dir / ".puzzle" / "backups";
+}
+
 ResetResult reset_puzzle_file(const fs::path& source_dir, const PuzzleSpec& puzzle, const std::string& now) {
   const auto stub = committed_stub(source_dir, puzzle);
   if (!stub) {
@@ -57,10 +61,37 @@ ResetResult reset_puzzle_file(const fs::path& source_dir, const PuzzleSpec& puzz
   if (current && *current == *stub) return {};
   ResetResult result{.changed = true};
   if (current) {
-    result.backup = source_dir / ".puzzle" / "backups" / (puzzle.file + "." + now);
+    result.backup = backups_folder(source_dir) / (puzzle.file + "." + now);
     write_atomically(result.backup, *current);
   }
   write_atomically(file, *stub);
+  return result;
+}
+
+UndoResult undo_reset(const fs::path& source_dir, const PuzzleSpec& puzzle, const std::string& now) {
+  // Backups are named FILE.YYYYMMDD-HHMMSS: the newest is the last by name.
+  std::optional<fs::path> newest;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(backups_folder(source_dir), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(puzzle.file + ".") && (!newest || entry.path() > *newest)) newest = entry.path();
+  }
+  if (!newest) {
+    throw UsageError("no backup of " + stub_path(puzzle) + " to put back: `puzzle reset " +
+                     std::to_string(puzzle.id) + "` keeps your file in .puzzle/backups/ when it replaces it");
+  }
+  const auto backup = read_text(*newest);
+  if (!backup) throw EnvironmentError("cannot read " + newest->string());
+  const fs::path file = source_dir / stub_path(puzzle);
+  UndoResult result{.restored = *newest};
+  const auto current = read_text(file);
+  if (current && *current != *backup && *current != committed_stub(source_dir, puzzle).value_or("")) {
+    result.kept = backups_folder(source_dir) / (puzzle.file + "." + now);
+    if (result.kept == *newest) result.kept += "-1";  // undone within the second of the reset
+    write_atomically(result.kept, *current);
+  }
+  write_atomically(file, *backup);
+  fs::remove(*newest, ec);
   return result;
 }
 

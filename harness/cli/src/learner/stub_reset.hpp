@@ -1,5 +1,5 @@
 // `puzzle reset N`: the puzzle file as the repository added it (git), put back over the learner's version,
-// which is kept in .puzzle/backups/ first.
+// which is kept in .puzzle/backups/ first; `--undo` puts the newest backup back.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -21,5 +21,16 @@ struct ResetResult {
 // EnvironmentError when the stub cannot be found; `now` names the backup ("20250102-030405").
 ResetResult reset_puzzle_file(const std::filesystem::path& source_dir, const PuzzleSpec& puzzle,
                               const std::string& now);
+
+struct UndoResult {
+  std::filesystem::path restored;  // the backup put back (and removed from the backups)
+  std::filesystem::path kept;      // where the file it replaced went, when that was neither stub nor backup
+};
+
+// `puzzle reset N --undo`: the newest backup of the puzzle's file put back, so that a reset loses nothing.
+// The file it replaces is kept as a new backup unless it is the stub (or the backup itself). UsageError
+// when there is no backup.
+UndoResult undo_reset(const std::filesystem::path& source_dir, const PuzzleSpec& puzzle,
+                      const std::string& now);
 
 }  // namespace puzzle::cli

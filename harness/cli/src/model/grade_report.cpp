@@ -1,5 +1,7 @@
 #include "model/grade_report.hpp"
 
+#include <algorithm>
+
 namespace puzzle::cli {
 
 const char* to_string(SeedSource s) {
@@ -14,12 +16,17 @@ const char* to_string(SeedSource s) {
   return "?";
 }
 
+double GradedPuzzle::case_scale() const {
+  if (!weight) return 1;
+  return report.max_score > 0 ? *weight / report.max_score : 0;
+}
+
 double GradedPuzzle::score() const {
-  return report.score + (performance ? performance->points : 0);
+  return report.score * case_scale() + (performance ? performance->points : 0);
 }
 
 double GradedPuzzle::max_score() const {
-  return report.max_score + (performance ? performance->max_points : 0);
+  return (weight ? *weight : report.max_score) + (performance ? performance->max_points : 0);
 }
 
 std::string GradedPuzzle::status() const {
@@ -45,6 +52,12 @@ double GradeReport::max_score() const {
   double total = 0;
   for (const auto& p : puzzles) total += p.max_score();
   return total;
+}
+
+bool GradeReport::found_no_file() const {
+  return submission && !puzzles.empty() &&
+         std::all_of(puzzles.begin(), puzzles.end(),
+                     [](const GradedPuzzle& p) { return p.state == GradeState::missing; });
 }
 
 CheckReport GradeReport::as_check_report() const {

@@ -34,7 +34,12 @@ struct GradedPuzzle {
   std::string reason;  // why it was not graded (missing, out_of_time, pending)
   double seconds = 0;  // wall time spent on it, build included
   std::optional<PerformancePart> performance;
+  // The course's points for the puzzle (--course, --weights): its cases' points are scaled to sum to it.
+  // Absent: a puzzle is worth its cases' points.
+  std::optional<double> weight;
+  std::string file_note;  // which file was graded when that was a choice: a near name, other candidates
 
+  double case_scale() const;  // what a case's points are multiplied by: weight / the cases' maximum, or 1
   double score() const;
   double max_score() const;
   std::string status() const;  // the puzzle's status, or "missing" / "not_run"
@@ -53,6 +58,7 @@ struct GradeReport {
   double score() const;
   double max_score() const;
   CheckReport as_check_report() const;  // run with puzzles[], for the check report's JSON
+  bool found_no_file() const;           // a submission in which no selected puzzle had a file
 };
 
 }  // namespace puzzle::cli

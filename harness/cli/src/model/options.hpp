@@ -50,7 +50,14 @@ struct GradeOptions {
   BackendRequest backend = BackendRequest::automatic;
   std::optional<std::filesystem::path> submission;  // a folder of puzzle files; puzzles/ when absent
   std::string puzzles;                              // "1,3-5"; every puzzle when empty
-  std::optional<uint64_t> seed;                     // else the grader's secret seed, else a fixed one
+  std::optional<std::filesystem::path> course;      // "PUZZLE POINTS" lines: the puzzles and their worth
+  std::string weights;                              // "1=10,3=20": the same on the command line
+  // A class: a folder of one folder per student, or a roster file of "NAME FOLDER" lines; each student
+  // graded like a submission, `jobs` at a time, their reports and the gradebook written under `out`.
+  std::optional<std::filesystem::path> class_dir, roster;
+  std::filesystem::path out = "grades";
+  int jobs = 0;                  // students graded at once; 0: one per core
+  std::optional<uint64_t> seed;  // else the grader's secret seed, else a fixed one
   std::optional<std::filesystem::path> secret_seed_file;
   std::optional<std::filesystem::path> json, gradescope, junit;
   std::optional<double> timeout_s;      // per case; the backend's default when absent
@@ -60,6 +67,7 @@ struct GradeOptions {
 
 struct ResetOptions {
   std::string puzzle;
+  bool undo = false;  // put the newest backup back instead
 };
 
 }  // namespace puzzle::cli

@@ -6,6 +6,7 @@
 #include "judge/grade_performance.hpp"
 #include "model/child_run.hpp"
 #include "pipelines/check_pipeline.hpp"
+#include "pipelines/course_points.hpp"
 #include "pipelines/puzzle_selection.hpp"
 #include "pipelines/submission_files.hpp"
 #include "report/text_format.hpp"
@@ -119,13 +120,14 @@ class Grader {
                        .timeout_s = options_.timeout_s,
                        .deadline = deadline_};
     if (report_.submission) {
-      const auto file = find_submitted_file(*report_.submission, spec.file);
-      if (!file) {
+      const SubmittedFile file = find_submitted_file(*report_.submission, spec);
+      if (!file.graded) {
         mark_not_graded(p, GradeState::missing, "the submission has no file named " + spec.file, backend);
         return true;
       }
-      check.file = *file;
-      p.report.file = *file;
+      check.file = *file.graded;
+      p.report.file = *file.graded;
+      p.file_note = file_note(file, spec, *report_.submission);
     }
     CheckReport result = run_check(check, command_text_, config_);
     if (result.exit_code == kExitEnvironment && !result.error.empty()) {
@@ -162,9 +164,35 @@ class Grader {
   std::optional<Clock::time_point> deadline_;  // start_ + the time budget
 };
 
+// The puzzles to grade, with the course's points for each where a course gives them.
+std::vector<CoursePuzzle> graded_puzzles(const GradeOptions& options) {
+  if (options.course && !options.weights.empty())
+    throw UsageError("--course and --weights both give the puzzles' points; give one");
+  if ((options.course || !options.weights.empty()) && !options.puzzles.empty())
+    throw UsageError("--puzzles and " + std::string(options.course ? "--course" : "--weights") +
+                     " both choose the puzzles; give one");
+  if (options.course) return read_course_file(*options.course);
+  if (!options.weights.empty()) return parse_weights(options.weights);
+  std::vector<CoursePuzzle> puzzles;
+  for (const PuzzleSpec* spec : select_puzzles(options.puzzles)) puzzles.push_back({.spec = spec});
+  return puzzles;
+}
+
+// One line for a submission in which no selected puzzle has a file: what was looked for, what was there.
+std::string nothing_to_grade(const GradeReport& report) {
+  std::string text = "nothing to grade: " + report.submission->string() + " has no puzzle file (" +
+                     report.puzzles.front().report.spec->file + (report.puzzles.size() > 1 ? ", ..." : "") +
+                     ")";
+  const auto others = unmatched_cuda_files(*report.submission);
+  if (others.empty()) return text + " and no .cu file at all";
+  text += "; its .cu files match no puzzle:";
+  for (size_t i = 0; i < others.size() && i < 3; ++i) text += " " + others[i].string();
+  return text + (others.size() > 3 ? " ..." : "");
+}
+
 void prepare(GradeReport& report, const GradeOptions& options, const BuildConfig& config,
              const SecretSeedSources& secret) {
-  const auto selected = select_puzzles(options.puzzles);
+  const std::vector<CoursePuzzle> selected = graded_puzzles(options);
   const GradeSeed seed = resolve_grade_seed(options.seed, secret);
   report.run.seed = seed.value;
   report.seed_source = seed.source;
@@ -173,9 +201,10 @@ void prepare(GradeReport& report, const GradeOptions& options, const BuildConfig
   report.run.backend = choice.backend;
   report.run.backend_reason = choice.reason;
   report.run.device = choice.device;
-  for (const PuzzleSpec* spec : selected) {
+  for (const auto& [spec, points] : selected) {
     GradedPuzzle p;
     p.report.spec = spec;
+    if (options.course || !options.weights.empty()) p.weight = points;
     p.report.source = options.submission ? SourceKind::file : SourceKind::learner;
     p.report.file =
         options.submission ? *report.submission / spec->file : config.source_dir / stub_path(*spec);
@@ -205,6 +234,10 @@ GradeReport run_grade(const GradeOptions& options, const std::string& command_te
       go_on = grader.grade(i);
       report.seconds = grader.elapsed();
       if (observer.puzzle_done) observer.puzzle_done(report, i);
+    }
+    if (report.found_no_file()) {
+      report.run.error = nothing_to_grade(report);
+      report.run.exit_code = kExitUsage;
     }
   } catch (const UsageError& e) {
     report.run.error = e.what();

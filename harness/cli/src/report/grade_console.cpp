@@ -63,6 +63,7 @@ void GradeConsole::puzzle_done(const GradeReport& report, size_t index) {
   out_ << style_(padded(p.status(), 15), tone_of(p))
        << padded(score_text(p.score()) + "/" + score_text(p.max_score()), 9)
        << (reason.empty() ? seconds : padded(seconds, 9) + reason) << "\n";
+  if (!p.file_note.empty()) out_ << "        " << style_(p.file_note, Tone::warn) << "\n";
   out_.flush();
 }
 

@@ -62,14 +62,21 @@ nlohmann::json gradescope_results(const GradeReport& report) {
     const PuzzleSpec& spec = *p.report.spec;
     const std::string prefix = "Puzzle " + std::to_string(spec.id) + " (" + spec.title + "): ";
     const std::string number = std::to_string(spec.id) + ".";
-    const bool built = p.state == GradeState::graded && p.report.build.ok;
-    tests.push_back(test(prefix + "build", number + "0", 0, 0, built, build_output(p)));
     int case_number = 0;
-    for (const CaseReport& c : p.report.cases) {
-      if (c.needs_gpu) continue;  // worth nothing where the grader has no GPU
-      tests.push_back(test(prefix + "case " + c.result.name + " (" + shape_of(c.result.params) + ")",
-                           number + std::to_string(++case_number), c.result.points, c.result.max_points,
-                           c.result.status == CaseStatus::passed, case_explanation(c)));
+    if (p.state == GradeState::graded) {
+      const std::string note = p.file_note.empty() ? "" : p.file_note + "\n";
+      tests.push_back(test(prefix + "build", number + "0", 0, 0, p.report.build.ok, note + build_output(p)));
+      const double scale = p.case_scale();  // the course's points for the puzzle, shared out over its cases
+      for (const CaseReport& c : p.report.cases) {
+        if (c.needs_gpu) continue;  // worth nothing where the grader has no GPU
+        tests.push_back(test(prefix + "case " + c.result.name + " (" + shape_of(c.result.params) + ")",
+                             number + std::to_string(++case_number), c.result.points * scale,
+                             c.result.max_points * scale, c.result.status == CaseStatus::passed,
+                             case_explanation(c)));
+      }
+    } else {  // missing or not reached: one test holds the puzzle's points, not one per case never run
+      tests.push_back(test(prefix + p.status(), number + "0", 0, p.weight.value_or(p.report.max_score), false,
+                           build_output(p)));
     }
     if (p.performance) {
       const PerformancePart& perf = *p.performance;

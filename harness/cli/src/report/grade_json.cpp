@@ -23,6 +23,10 @@ nlohmann::json grade_to_json(const GradeReport& report, const std::string& tool_
     entry["status"] = p.status();
     entry["not_graded_reason"] = p.reason.empty() ? json(nullptr) : json(p.reason);
     entry["seconds"] = p.seconds;
+    entry["points"] = p.score();
+    entry["max_points"] = p.max_score();
+    entry["weight"] = p.weight ? json(*p.weight) : json(nullptr);
+    entry["file_note"] = p.file_note.empty() ? json(nullptr) : json(p.file_note);
     entry["performance"] =
         p.performance ? json{{"points", p.performance->points},
                              {"max_points", p.performance->max_points},
