@@ -167,8 +167,17 @@ TEST_CASE("an untouched stub is said once, not on every case") {
   report.puzzles.front().cases = cases;
   const std::string text = render_results(report);
   CAPTURE(text);
-  CHECK(occurrences(text, "launched no kernel") == 1);
-  CHECK(text.find("every case (5): your launcher launched no kernel yet") != std::string::npos);
-  CHECK(text.find("puzzles/01_row_softmax/01_row_softmax.cu") != std::string::npos);
+  CHECK(occurrences(text, "launched no kernel") == 2);  // the line for every case, and one case in detail
+  CHECK(text.find("every case (5): refused: your launcher launched no kernel") != std::string::npos);
+  CHECK(text.find("Not started? Write the kernel") == std::string::npos);  // it wrote y without a kernel
+  CHECK(text.find("why: launch a kernel") != std::string::npos);
   CHECK(text.find("FAILED: 0/5 cases passed") != std::string::npos);
+  for (CaseReport& c : report.puzzles.front().cases)
+    c.result.checks[0].unwritten = c.result.checks[0].elements;
+  const std::string stub = render_results(report);
+  CAPTURE(stub);
+  CHECK(occurrences(stub, "launched no kernel") == 1);
+  CHECK(stub.find(
+            "Not started? Write the kernel and the launcher in puzzles/01_row_softmax/01_row_softmax.cu") !=
+        std::string::npos);
 }

@@ -112,11 +112,22 @@ std::vector<const CaseReport*> detailed_cases(const PuzzleReport& p, bool verbos
 }  // namespace
 
 void ConsoleReport::not_started(const PuzzleReport& p) {
-  const int counted = counted_cases(p);
-  out_ << "  " << style_(padded("FAIL", kTagWidth), Tone::bad) << "every case (" << counted
-       << "): your launcher launched no kernel yet\n\n"
-       << "Not started? Write the kernel and the launcher in " << shown(p.file)
-       << "; its spec is at the top.\n";
+  const CaseReport* first = nullptr;
+  bool untouched = true;  // every output of every case still the poison: the stub as it came
+  for (const CaseReport& c : p.cases) {
+    if (c.needs_gpu || c.result.status == CaseStatus::skipped) continue;
+    if (!first) first = &c;
+    for (const BufferCheck& b : c.result.checks)
+      untouched = untouched && b.available && b.unwritten == b.elements;
+  }
+  out_ << "  " << style_(padded("FAIL", kTagWidth), Tone::bad) << "every case (" << counted_cases(p)
+       << "): " << first->result.message << "\n";
+  if (untouched) {
+    out_ << "\nNot started? Write the kernel and the launcher in " << shown(p.file)
+         << "; its spec is at the top.\n";
+  } else {
+    case_details(*first);  // outputs written some other way: say what counts
+  }
   summary(p);
 }
 
