@@ -131,31 +131,41 @@ bool kernel_crashed(const std::string& error) {
   return false;
 }
 
-std::string explain_launch_error(const std::string& error) {
-  static const std::pair<const char*, const char*> kCommon[] = {
+std::string explain_launch_error(const std::string& error, bool simulated) {
+  struct Meaning {
+    const char* name;
+    const char* meaning;
+    bool located;  // a line to look at: the simulator names it
+  };
+  static const Meaning kCommon[] = {
       {"cudaErrorInvalidConfiguration",
        "The launch configuration is invalid: more than 1024 threads per block, a zero-sized grid or block, "
-       "or gridDim.y/z above 65535"},
+       "or gridDim.y/z above 65535",
+       false},
       // CUDA 13 reports every refused launch this way (measured on an H200).
       {"cudaErrorInvalidValue",
        "A launch argument is invalid: more than 1024 threads per block, a zero-sized grid or block, "
        "gridDim.y/z above 65535, or more than 48 KiB of dynamic shared memory without "
-       "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"},
-      {"cudaErrorIllegalAddress",
-       "A kernel read or wrote outside its buffers: run with --backend sim to see the line"},
+       "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)",
+       false},
+      {"cudaErrorIllegalAddress", "A kernel read or wrote outside its buffers", true},
       {"cudaErrorMisalignedAddress",
-       "An access was not aligned to its size (a float4 load from an address that is not a multiple of 16?): "
-       "run with --backend sim to see the line"},
+       "An access was not aligned to its size (a float4 load from an address that is not a multiple of 16?)",
+       true},
       {"cudaErrorLaunchOutOfResources",
-       "The block needs more registers than the SM has: use fewer threads per block or __launch_bounds__"},
-      {"cudaErrorLaunchFailure", "The kernel crashed: run with --backend sim to see where"},
-      {"cudaErrorAssert", "An assert() in a kernel failed"},
-      {"cudaErrorMemoryAllocation", "cudaMalloc ran out of device memory"},
-      {"cudaErrorNoKernelImageForDevice", "The file was compiled for another GPU architecture"},
+       "The block needs more registers than the SM has: use fewer threads per block or __launch_bounds__",
+       false},
+      {"cudaErrorLaunchFailure", "The kernel crashed", true},
+      {"cudaErrorAssert", "An assert() in a kernel failed", false},
+      {"cudaErrorMemoryAllocation", "cudaMalloc ran out of device memory", false},
+      {"cudaErrorNoKernelImageForDevice", "The file was compiled for another GPU architecture", false},
   };
-  for (const auto& [name, meaning] : kCommon) {
-    if (error.starts_with(name) || error.find(std::string(": ") + name) != std::string::npos) {
-      return error + ". " + meaning;
+  for (const Meaning& m : kCommon) {
+    if (error.starts_with(m.name) || error.find(std::string(": ") + m.name) != std::string::npos) {
+      const char* where = !m.located  ? ""
+                          : simulated ? ": the simulator's finding names the line"
+                                      : ": run with --backend sim to see the line";
+      return error + ". " + m.meaning + where;
     }
   }
   return error;
@@ -170,7 +180,7 @@ bool generic_diagnosis(const std::string& id) {
 
 void generic_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   if (const std::string error = launch_error_of(e.record); !error.empty()) {
-    out.push_back({"launch_error", "CUDA error: " + explain_launch_error(error)});
+    out.push_back({"launch_error", "CUDA error: " + explain_launch_error(error, e.record.sim.is_object())});
   }
   for (const SimFinding& f : sim_findings(e.record.sim)) {
     if (f.severity == "error") out.push_back({"sim_" + f.kind, describe(f)});

@@ -20,8 +20,9 @@ bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const pro
 // True when the simulator counted more bank-conflict wavefronts than the puzzle allows this case
 // (PuzzleSpec::max_bank_conflicts).
 bool bank_conflicts_over(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record);
-// What a CUDA error usually means in a puzzle and what to try ("cudaErrorX: message" as the child wrote it).
-std::string explain_launch_error(const std::string& error);
+// What a CUDA error usually means in a puzzle and what to try ("cudaErrorX: message" as the child wrote it);
+// where to find the line that caused it depends on whether the case ran on the simulator.
+std::string explain_launch_error(const std::string& error, bool simulated = false);
 
 void generic_diagnoses(const CaseEvidence& evidence, std::vector<Diagnosis>& diagnoses);
 

@@ -149,6 +149,13 @@ TEST_CASE("launch errors are explained") {
   r = t.judge();
   CHECK(r.status == CaseStatus::crashed);  // the GPU's way of crashing, like a SIGSEGV on the simulator
   CHECK(trial::message_of(r, "launch_error").find("--backend sim") != std::string::npos);
+  // On the simulator itself the finding beside it has the line: no advice to run there.
+  t.record.sim = nlohmann::json::object();
+  r = t.judge();
+  CHECK(trial::message_of(r, "launch_error").find("--backend sim") == std::string::npos);
+  CHECK(trial::message_of(r, "launch_error").find("the simulator's finding names the line") !=
+        std::string::npos);
+  t.record.sim = nullptr;
 
   // A sticky error: the child could not copy y back.
   r = judge_case(t.puzzle, t.test, t.seed, {{}}, t.record);

@@ -1,11 +1,12 @@
-// expect: failed
-// expect-gpu: crashed
+// expect: crashed
+// expect-diagnosis: launch_error
 // expect-sim-diagnosis: sim_misaligned_access
-// expect-sim-message: why: nothing was written to c: the kernel stopped at the simulator's error above
+// expect-message: why: CUDA error: cudaErrorMisalignedAddress.*not aligned to its size
 // expect-sim-cases: 16x8x16
 // Wrong: a's pairs read one element too far along k, at an odd index: a 4-byte __nv_bfloat162 load from
 // an address that is 2 bytes off its alignment. A GPU stops the kernel (cudaErrorMisalignedAddress)
-// before any store; the simulator names the line, and the judge says that is why c is empty.
+// before any store, and so does the simulator, which names the line; the why is the misaligned access,
+// not a launcher that launched nothing.
 #include "warp_tile.cuh"
 
 struct OddPairStep {
