@@ -23,6 +23,9 @@ cudaError_t runner_fill(void* dst, uint32_t bits, size_t elements, size_t elemen
 cudaError_t runner_count_differences(const void* a, const void* b, size_t elements, size_t element_bytes,
                                      int64_t& differences);
 
+// Once the learner's shared object is loaded: where its code is (the simulator names its lines).
+void learner_code_loaded(const void* launcher);
+
 // Around one call of the learner's launcher: `begin_launcher` tells the checker which buffers and
 // guard zones are ours; `launcher_returned`, called before anything waits for the device, notes work
 // the launcher left running on streams of its own; `end_launcher` fills in what was measured (scratch

@@ -1,10 +1,10 @@
-// The GPU child. The CLI links it with `-Xlinker --wrap=NAME` for every NAME of kWrapped
-// (build_commands.cpp), so that each such call of the learner's code lands in __wrap_NAME below, which (a)
-// counts the bytes the launcher holds at its peak (cudaMalloc, cudaFree), (b) counts kernel launches and
-// notes the streams they went to, and (c) refuses the copies that would let host code compute the outputs:
-// host data into an output (directly or through a scratch buffer) and an input (or a device copy of one) to
-// the host. The runner's own memory and copies go straight to __real_*. docs/grading.md says what this
-// covers.
+// The GPU child. The learner's shared object is linked with `-Xlinker --wrap=NAME` for every NAME the CLI
+// wraps (build_commands.cpp), so that each such call of the learner's code lands in __wrap_NAME below,
+// exported by this executable, which (a) counts the bytes the launcher holds at its peak (cudaMalloc,
+// cudaFree), (b) counts kernel launches and notes the streams they went to, and (c) refuses the copies that
+// would let host code compute the outputs: any copy from device memory to the host, and host data into an
+// output (directly or through a scratch buffer), naming the learner's line (call_site.hpp). The runner's own
+// memory and copies go straight to __real_*. docs/grading.md says what this covers.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "call_site.hpp"
 #include "device_fill.hpp"
 
 extern "C" {
@@ -52,20 +53,32 @@ cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 
 namespace puzzle::child {
 namespace {
 
-enum class Role { scratch, input, output };
+enum class Role { scratch, output };
 
 struct Region {
   uintptr_t hi;
   Role role;
   std::string name;
-  bool holds_host_data = false;   // a copy from the host landed in it
-  bool holds_input_data = false;  // a device copy of an input landed in it
+  bool holds_host_data = false;  // a copy from the host landed in it
 };
+
+bool device_pointer(const void* p) {
+  cudaPointerAttributes attributes{};
+  // Managed memory is the host's too: a copy into it reaches the host, one out of it may carry host data.
+  const bool device =
+      p && cudaPointerGetAttributes(&attributes, p) == cudaSuccess && attributes.type == cudaMemoryTypeDevice;
+  cudaGetLastError();  // an unregistered host pointer may leave an error behind on older drivers
+  return device;
+}
+
+// Where a copy's bytes come from: memory the host can write, device memory, or a __device__ symbol (device
+// memory that may hold what the host put there with cudaMemcpyToSymbol).
+enum class Source { host, device, symbol };
 
 // What the learner's calls did during one launcher call, and the device buffers they may touch.
 class DeviceWork {
  public:
-  void start(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
+  void start(const std::vector<GuardedBuffer>& outputs) {
     std::lock_guard lock(mutex_);
     active_ = true;
     live_ = peak_ = 0;
@@ -77,7 +90,6 @@ class DeviceWork {
     // refused_ is not cleared: a copy refused between two calls (a thread the launcher left behind)
     // fails the next case rather than none.
     std::erase_if(regions_, [](const auto& r) { return r.second.role != Role::scratch; });
-    for (const GuardedBuffer& b : inputs) add(b.base(), b.total_bytes(), Role::input, b.name());
     for (const GuardedBuffer& b : outputs) add(b.base(), b.total_bytes(), Role::output, b.name());
   }
   void stop(protocol::CaseRecord& record) {
@@ -124,28 +136,28 @@ class DeviceWork {
       streams_.insert(stream);
   }
 
-  // False (and the refusal noted) for a copy of `bytes` from `src` to `dst` that the rules forbid.
-  // `host_source`: the bytes come from host memory (or from a __device__ symbol the host may have set).
-  bool copy_allowed(void* dst, const void* src, bool host_source, const char* call) {
+  // False (and the refusal noted, with the line of `site`) for a copy from `src` to `dst` that the rules
+  // forbid. Which side is the device's is read from the pointers, not from the copy's kind: a kind can
+  // lie, and cudaMemcpyDefault says nothing.
+  bool copy_allowed(void* dst, const void* src, Source source, const char* call, const void* site) {
+    const bool to_device = device_pointer(dst);
+    if (source == Source::host && device_pointer(src)) source = Source::device;
     std::lock_guard lock(mutex_);
+    if (!to_device && source != Source::host) {
+      refused_.push_back(describe_call_site(site) + call +
+                         " copies device memory to the host: no data leaves the device in a launcher; "
+                         "the outputs must be computed by your kernels");
+      return false;
+    }
     Region* to = find(dst);
-    const Region* from = host_source ? nullptr : find(src);
-    const bool host_data = host_source || (from && from->holds_host_data);
-    const bool input_data = from && (from->role == Role::input || from->holds_input_data);
+    const Region* from = source == Source::device ? find(src) : nullptr;
+    const bool host_data = source != Source::device || (from && from->holds_host_data);
     if (to && to->role == Role::output && host_data) {
-      refused_.push_back(std::string(call) + " put data from the host into output " + to->name +
+      refused_.push_back(describe_call_site(site) + call + " put data from the host into output " + to->name +
                          ": outputs must be computed by your kernels, not copied from the host");
       return false;
     }
-    if (!to && from && input_data && !device_pointer(dst)) {
-      refused_.push_back(std::string(call) + " copied input " + from->name +
-                         " to the host: the inputs are for your kernels; host code never needs them");
-      return false;
-    }
-    if (to && to->role == Role::scratch) {
-      to->holds_host_data |= host_data;
-      to->holds_input_data |= input_data;
-    }
+    if (to && to->role == Role::scratch) to->holds_host_data |= host_data;
     return true;
   }
 
@@ -160,13 +172,6 @@ class DeviceWork {
     if (it == regions_.begin()) return nullptr;
     --it;
     return address < it->second.hi ? &it->second : nullptr;
-  }
-  static bool device_pointer(const void* p) {
-    cudaPointerAttributes attributes{};
-    const bool device = cudaPointerGetAttributes(&attributes, p) == cudaSuccess &&
-                        (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged);
-    cudaGetLastError();  // an unregistered host pointer may leave an error behind on older drivers
-    return device;
   }
 
   std::mutex mutex_;
@@ -184,14 +189,9 @@ DeviceWork& device_work() {
   return tracker;
 }
 
-bool from_host(cudaMemcpyKind kind, const void* src) {
-  if (kind == cudaMemcpyDefault) {
-    cudaPointerAttributes attributes{};
-    const bool known = cudaPointerGetAttributes(&attributes, src) == cudaSuccess;
-    cudaGetLastError();
-    return !known || attributes.type == cudaMemoryTypeHost || attributes.type == cudaMemoryTypeUnregistered;
-  }
-  return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost;
+// The source of a copy of `kind`: the host's unless the kind or the pointer says device memory.
+Source source_of(cudaMemcpyKind kind) {
+  return kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ? Source::device : Source::host;
 }
 
 }  // namespace
@@ -228,8 +228,10 @@ cudaError_t runner_count_differences(const void* a, const void* b, size_t elemen
   return error;
 }
 
-void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
-  device_work().start(inputs, outputs);
+void learner_code_loaded(const void*) {}  // a refusal finds its line itself (call_site.hpp)
+
+void begin_launcher(const std::vector<GuardedBuffer>&, const std::vector<GuardedBuffer>& outputs) {
+  device_work().start(outputs);
 }
 
 void launcher_returned(protocol::CaseRecord&) {
@@ -253,7 +255,8 @@ void end_launcher(protocol::CaseRecord& record) {
 }  // namespace puzzle::child
 
 using puzzle::child::device_work;
-using puzzle::child::from_host;
+using puzzle::child::Source;
+using puzzle::child::source_of;
 
 extern "C" {
 
@@ -268,68 +271,71 @@ cudaError_t __wrap_cudaFree(void* ptr) {
   return __real_cudaFree(ptr);
 }
 
+// Each copy is judged by its ends' pointers; the line named is the learner's call (the return address).
+#define PUZZLE_COPY_ALLOWED(dst, src, source, call) \
+  device_work().copy_allowed(dst, src, source, call, __builtin_return_address(0))
+
 cudaError_t __wrap_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpy")) return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, src, source_of(kind), "cudaMemcpy")) return cudaErrorInvalidValue;
   return __real_cudaMemcpy(dst, src, count, kind);
 }
 
 cudaError_t __wrap_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                    cudaStream_t stream) {
-  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpyAsync"))
-    return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, src, source_of(kind), "cudaMemcpyAsync")) return cudaErrorInvalidValue;
   return __real_cudaMemcpyAsync(dst, src, count, kind, stream);
 }
 
 cudaError_t __wrap_cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                 size_t height, cudaMemcpyKind kind) {
-  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpy2D"))
-    return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, src, source_of(kind), "cudaMemcpy2D")) return cudaErrorInvalidValue;
   return __real_cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 cudaError_t __wrap_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                      size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (!device_work().copy_allowed(dst, src, from_host(kind, src), "cudaMemcpy2DAsync"))
-    return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, src, source_of(kind), "cudaMemcpy2DAsync")) return cudaErrorInvalidValue;
   return __real_cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
-// A __device__ symbol may hold whatever the host put there (cudaMemcpyToSymbol): host data.
 cudaError_t __wrap_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                         cudaMemcpyKind kind) {
-  if (!device_work().copy_allowed(dst, symbol, true, "cudaMemcpyFromSymbol")) return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, symbol, Source::symbol, "cudaMemcpyFromSymbol")) return cudaErrorInvalidValue;
   return __real_cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
 cudaError_t __wrap_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                              cudaMemcpyKind kind, cudaStream_t stream) {
-  if (!device_work().copy_allowed(dst, symbol, true, "cudaMemcpyFromSymbolAsync"))
+  if (!PUZZLE_COPY_ALLOWED(dst, symbol, Source::symbol, "cudaMemcpyFromSymbolAsync"))
     return cudaErrorInvalidValue;
   return __real_cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
 }
 
 cudaError_t __wrap_cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count) {
-  if (!device_work().copy_allowed(dst, src, false, "cudaMemcpyPeer")) return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, src, Source::device, "cudaMemcpyPeer")) return cudaErrorInvalidValue;
   return __real_cudaMemcpyPeer(dst, dst_device, src, src_device, count);
 }
 
 cudaError_t __wrap_cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
                                        size_t count, cudaStream_t stream) {
-  if (!device_work().copy_allowed(dst, src, false, "cudaMemcpyPeerAsync")) return cudaErrorInvalidValue;
+  if (!PUZZLE_COPY_ALLOWED(dst, src, Source::device, "cudaMemcpyPeerAsync")) return cudaErrorInvalidValue;
   return __real_cudaMemcpyPeerAsync(dst, dst_device, src, src_device, count, stream);
 }
 
-// 3D copies name their ends in a struct (a pitched pointer or a CUDA array); judged by the pointers.
+// 3D copies name their ends in a struct: a pointer, or a CUDA array, which is device memory (the check of
+// the file refuses the calls that make one; an array destination keeps its bytes on the device).
 cudaError_t __wrap_cudaMemcpy3D(const cudaMemcpy3DParms* p) {
-  if (p && !device_work().copy_allowed(p->dstPtr.ptr, p->srcPtr.ptr, from_host(p->kind, p->srcPtr.ptr),
-                                       "cudaMemcpy3D"))
+  if (p && !p->dstArray &&
+      !PUZZLE_COPY_ALLOWED(p->dstPtr.ptr, p->srcPtr.ptr, p->srcArray ? Source::device : source_of(p->kind),
+                           "cudaMemcpy3D"))
     return cudaErrorInvalidValue;
   return __real_cudaMemcpy3D(p);
 }
 
 cudaError_t __wrap_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
-  if (p && !device_work().copy_allowed(p->dstPtr.ptr, p->srcPtr.ptr, from_host(p->kind, p->srcPtr.ptr),
-                                       "cudaMemcpy3DAsync"))
+  if (p && !p->dstArray &&
+      !PUZZLE_COPY_ALLOWED(p->dstPtr.ptr, p->srcPtr.ptr, p->srcArray ? Source::device : source_of(p->kind),
+                           "cudaMemcpy3DAsync"))
     return cudaErrorInvalidValue;
   return __real_cudaMemcpy3DAsync(p, stream);
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "backend.hpp"
@@ -47,6 +49,10 @@ cudaError_t runner_count_differences(const void* a, const void* b, size_t elemen
   return cudaSuccess;
 }
 
+void learner_code_loaded(const void* launcher) {
+  sim::harness::learner_code_loaded(launcher);
+}
+
 void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs) {
   sim::harness::begin_launcher();
   for (const auto* buffers : {&inputs, &outputs}) {
@@ -56,7 +62,6 @@ void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<
       sim::harness::mark_guard(b.end(), b.guard_bytes(), b.name().c_str());
     }
   }
-  for (const GuardedBuffer& b : inputs) sim::harness::mark_input(b.base());
   for (const GuardedBuffer& b : outputs) sim::harness::mark_output(b.base());
 }
 
@@ -72,9 +77,12 @@ void end_launcher(protocol::CaseRecord& record) {
   record.sim = to_json(report);
   // The findings that say the outputs are not the kernels' work refuse the case as on the GPU.
   for (const sim::harness::Finding& f : report.findings) {
-    if (f.kind == "host_data_in_output" || f.kind == "input_copied_to_host" ||
-        f.kind == "unfinished_stream_work")
-      record.refused.push_back(f.message);
+    if (f.kind != "host_data_in_output" && f.kind != "copy_to_host" && f.kind != "unfinished_stream_work")
+      continue;
+    const std::string where = f.line > 0 ? "line " + std::to_string(f.line) + " of " +
+                                               std::filesystem::path(f.file).filename().string() + ": "
+                                         : "";
+    record.refused.push_back(where + f.message);
   }
 }
 

@@ -1,7 +1,12 @@
-// The child: `child WORKDIR` runs the cases of WORKDIR/job.json through the learner's launcher and
-// writes what came out (protocol.hpp). One source for the GPU and the simulator; backend_*.cpp hold
+// The child: `child WORKDIR LEARNER.so` runs the cases of WORKDIR/job.json through the learner's launcher
+// and writes what came out (protocol.hpp). One source for the GPU and the simulator; backend_*.cpp hold
 // the differences. It prints nothing to stdout, which belongs to the learner's printf.
+// The learner's code is a shared object loaded here, in main(), once the session key has been read and
+// stdin closed: none of it, static constructors included, runs while the key can still be read.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -36,6 +41,8 @@ namespace fs = std::filesystem;
 // Exit codes the parent tells apart: 3 means "the CUDA context died; restart me for the rest".
 constexpr int kExitHarnessError = 2;
 constexpr int kExitContextDead = 3;
+
+void* learner_launcher = nullptr;  // set by load_learner_code
 
 protocol::Job read_job(const fs::path& dir) {
   std::ifstream in(protocol::job_path(dir));
@@ -248,21 +255,39 @@ bool run_case(const PuzzleSpec& puzzle, const protocol::Job& job, int index, con
   return alive;
 }
 
-// The parent's key for this process, the first line on stdin. Read here, in main(), after every static
-// constructor of the learner's file: one that took it first leaves us without it, and the run fails.
-protocol::SessionKey read_session_key() {
+// The parent's key for this process, the first line on stdin, read without a stdio buffer (which would
+// keep a copy); then stdin is /dev/null, so that nothing loaded later can read the key from the pipe.
+protocol::SessionKey take_session_key() {
   char line[64] = {};
-  if (!std::fgets(line, sizeof line, stdin))
-    throw std::runtime_error("no session key on stdin (run me through `puzzle check`)");
-  std::string text = line;
-  if (!text.empty() && text.back() == '\n') text.pop_back();
-  const auto key = protocol::SessionKey::parse(text);
+  size_t length = 0;
+  while (length < sizeof line - 1) {
+    const ssize_t n = ::read(STDIN_FILENO, line + length, 1);
+    if (n <= 0 || line[length] == '\n') break;
+    length += static_cast<size_t>(n);
+  }
+  const int null = ::open("/dev/null", O_RDONLY);
+  if (null < 0 || ::dup2(null, STDIN_FILENO) < 0) throw std::runtime_error("cannot close stdin");
+  ::close(null);
+  if (length == 0) throw std::runtime_error("no session key on stdin (run me through `puzzle check`)");
+  const auto key = protocol::SessionKey::parse(std::string(line, length));
   if (!key) throw std::runtime_error("the session key on stdin is malformed");
   return *key;
 }
 
-int run(const fs::path& dir) {
-  protocol::ProgressWriter progress(protocol::progress_path(dir), read_session_key());
+// The learner's shared object: its static constructors run here, and its glue (launcher_glue.hpp) gives
+// the launcher's address.
+void load_learner_code(const char* path) {
+  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error(std::string("cannot load your code: ") + dlerror());
+  const auto address = reinterpret_cast<void* (*)()>(dlsym(handle, "puzzle_launcher_address"));
+  if (!address) throw std::runtime_error(std::string("your code has no launcher glue: ") + dlerror());
+  learner_launcher = address();
+  learner_code_loaded(learner_launcher);
+}
+
+int run(const fs::path& dir, const char* learner_code) {
+  protocol::ProgressWriter progress(protocol::progress_path(dir), take_session_key());
+  load_learner_code(learner_code);
   const protocol::Job job = read_job(dir);
   const PuzzleSpec* puzzle = find_puzzle(job.puzzle);
   if (!puzzle) throw std::runtime_error("no puzzle " + std::to_string(job.puzzle));
@@ -292,13 +317,17 @@ int run(const fs::path& dir) {
 }  // namespace
 }  // namespace puzzle::child
 
+void* puzzle_learner_launcher() {
+  return puzzle::child::learner_launcher;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "[child] usage: %s WORKDIR\n", argv[0]);
+  if (argc != 3) {
+    std::fprintf(stderr, "[child] usage: %s WORKDIR LEARNER.so\n", argv[0]);
     return puzzle::child::kExitHarnessError;
   }
   try {
-    return puzzle::child::run(argv[1]);
+    return puzzle::child::run(argv[1], argv[2]);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "[child] %s\n", e.what());
     return puzzle::child::kExitHarnessError;

@@ -32,6 +32,8 @@ __global__ void row_softmax_kernel(const float* x, float* y, int rows, int cols)
   // 1. m = the max of the row      2. s = the sum of exp(x - m)      3. y = exp(x - m) / s
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void row_softmax(const float* x, float* y, int rows, int cols) {
   // TODO: choose a grid and a block size, then launch:
   //   row_softmax_kernel<<<grid, block>>>(x, y, rows, cols);

@@ -43,6 +43,8 @@ __global__ void online_softmax_kernel(const float* x, float* y, int rows, int co
   // 3. y = exp(x - m) / s
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void online_softmax(const float* x, float* y, int rows, int cols) {
   // TODO: choose a grid and a block size, then launch:
   //   online_softmax_kernel<<<grid, block>>>(x, y, rows, cols);

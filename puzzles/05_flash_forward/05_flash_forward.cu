@@ -45,6 +45,8 @@ __global__ void flash_fwd_kernel(const float* q, const float* k, const float* v,
   //    O += exp(s - m_new) * V                            4. o = O / l, lse = m + log(l)
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void flash_fwd(const float* q, const float* k, const float* v, float* o, float* lse, int bh, int n_q, int n_k,
                int d, float scale, bool causal) {
   // TODO: choose a grid and a block size, then launch:

@@ -51,6 +51,8 @@ __global__ void flash_bwd_kernel(const float* q, const float* k, const float* v,
   // 3. write dK and dV
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void flash_bwd(const float* q, const float* k, const float* v, const float* o, const float* lse,
                const float* dout, float* dq, float* dk, float* dv, int bh, int n_q, int n_k, int d,
                float scale, bool causal) {

@@ -45,6 +45,8 @@ __global__ void warp_mma_kernel(const __nv_bfloat16* a, const __nv_bfloat16* b, 
   // then 3. store this lane's 4 accumulators where they belong in c (rows < m, columns < n only).
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void warp_mma(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int m, int n, int k) {
   // TODO: choose a grid and a block (a multiple of 32 threads), then launch:
   //   warp_mma_kernel<<<grid, block>>>(a, b, c, m, n, k);

@@ -70,6 +70,8 @@ __global__ void swizzled_gemm_kernel(const __nv_bfloat16* a, const __nv_bfloat16
   //   3. store the accumulators (puzzle 7's c layout)
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void swizzled_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int m, int n, int k) {
   // TODO: choose a grid and a block, allow more than 48 KiB of dynamic shared memory if you need it
   // (cudaFuncSetAttribute(swizzled_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)), and

@@ -96,6 +96,8 @@ __global__ void dq_kernel(const float* dq_accum, __nv_bfloat16* dq, float scale,
   // TODO: dq[i] = bf16(scale * dq_accum[i]).
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void flash_bwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                     const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq,
                     __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q, int n_k, int d, float scale,

@@ -123,6 +123,8 @@ CUtensorMap tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int box_
 //      wgmma_wait_all(), then one arrival per warp on empty[t % S].
 //   4. Write the accumulators to c.
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void wgmma_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int m, int n, int k) {
   // TODO: set the dynamic shared memory limit, make the tensor maps (tensor_map(a, m, k, 128), ...) and
   // launch your kernel.

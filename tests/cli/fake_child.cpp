@@ -47,7 +47,7 @@ void write_done(puzzle::protocol::ProgressWriter& progress, int index) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) return 2;
+  if (argc != 3) return 2;  // WORKDIR LEARNER.so, as the runner takes them (the .so is not loaded here)
   const std::filesystem::path dir = argv[1];
   std::string key;
   std::getline(std::cin, key);

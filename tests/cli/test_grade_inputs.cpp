@@ -189,6 +189,12 @@ TEST_CASE("speed points: the geometric mean of kernel / solution, full points fr
   CHECK_FALSE(part.ratio);
 
   p.status = PuzzleStatus::passed;
+  p.cases[0].implausible_time = true;  // timed faster than the GPU can go: no speed points at all
+  part = performance_part(p, 10);
+  CHECK(part.points == 0);
+  CHECK(part.message.find("faster than the GPU can run it") != std::string::npos);
+  p.cases[0].implausible_time = false;
+
   for (auto& c : p.cases) c.result.solution_gbps.reset(), c.solution_tflops.reset();
   part = performance_part(p, 10);
   CHECK(part.points == 0);

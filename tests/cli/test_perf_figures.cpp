@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "judge/device_peaks.hpp"
 #include "judge/perf_figures.hpp"
 #include "report/text_format.hpp"
 #include "report_fixture.hpp"
@@ -61,4 +62,43 @@ TEST_CASE("byte counts read as text") {
   CHECK(format_bytes(999) == "999 B");
   CHECK(format_bytes(130000) == "130.0 KB");
   CHECK(format_bytes(4.2e9) == "4.2 GB");
+}
+
+TEST_CASE("a time under the device's floor is implausible: a note, no figure") {
+  const puzzle::PuzzleSpec spec = bandwidth_puzzle();
+  const DeviceInfo h200{.name = "NVIDIA H200", .copy_gbps = 4260.0};
+  CaseReport c{.index = 2};
+  c.result.params = spec.cases[2].params;  // 4096 x 4096: 134.2 MB, more than the L2: 28 us at 4800 GB/s
+  c.result.record.time_ms = 0.005;
+  c.result.gbps = 26843.0;
+  add_comparisons(spec, h200, 0.04, c);
+  CHECK(c.implausible_time);
+  CHECK_FALSE(c.result.gbps);
+  REQUIRE_FALSE(c.result.notes.empty());
+  CHECK(c.result.notes.back().starts_with("implausible time: 0.0050 ms is below the 0.0280 ms"));
+
+  CaseReport fast{.index = 2};  // 33.6 us: 4000 GB/s, beside the H200's copy: a speed
+  fast.result.params = spec.cases[2].params;
+  fast.result.record.time_ms = 0.03355;
+  fast.result.gbps = 4000.0;
+  add_comparisons(spec, h200, 0.04, fast);
+  CHECK_FALSE(fast.implausible_time);
+  CHECK(fast.result.gbps);
+
+  CaseReport unknown{.index = 2};  // a GPU the table does not know: no floor
+  unknown.result.params = spec.cases[2].params;
+  unknown.result.record.time_ms = 0.005;
+  add_comparisons(spec, {.name = "NVIDIA GeForce GTX 1080"}, 0.04, unknown);
+  CHECK_FALSE(unknown.implausible_time);
+}
+
+TEST_CASE("the floor of data that fits in L2 is the L2's bound, and FLOPs count at the tensor cores' peak") {
+  puzzle::PuzzleSpec spec = bandwidth_puzzle();
+  const DeviceInfo h100{.name = "NVIDIA H100 80GB HBM3"};
+  const puzzle::Params small = spec.cases[0].params;  // 4 x 5: 160 B
+  REQUIRE(fastest_possible_ms(spec, small, h100));
+  CHECK(*fastest_possible_ms(spec, small, h100) == doctest::Approx(160 / (3 * 3350e9) * 1e3));
+  spec.flops = [](const puzzle::Params&) { return 989e9; };  // 1 ms at 989 TFLOP/s
+  CHECK(*fastest_possible_ms(spec, small, h100) == doctest::Approx(1.0));
+  CHECK_FALSE(fastest_possible_ms(spec, small, {.name = "CPU simulator"}));
 }

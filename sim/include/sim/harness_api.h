@@ -64,15 +64,17 @@ struct Report {
 
 void label_allocation(const void* device_ptr, const char* label);          // names a buffer
 void mark_guard(const void* device_ptr, size_t bytes, const char* label);  // kernels must not touch it
-// The buffers the launcher gets: copies from the host into an output, and from an input to the host,
-// are refused (findings host_data_in_output, input_copied_to_host), so that outputs come from kernels.
-void mark_input(const void* device_ptr);
+// The outputs the launcher gets: copies of host data into one are refused (host_data_in_output), so that
+// outputs come from kernels.
 void mark_output(const void* device_ptr);
 // The runner's own copies (inputs up, outputs back), which the rules above do not apply to.
 void runner_copy(void* dst, const void* src, size_t bytes);
 // Right after the launcher returns: work it queued on a stream of its own and never waited for is a
 // finding (unfinished_stream_work): a GPU would still be running it when the harness reads the outputs.
 void launcher_returned();
+// The learner's code is the shared object that holds `launcher`: findings and crashes name its lines, and
+// from now on every copy from the device to the host is refused (copy_to_host).
+void learner_code_loaded(const void* launcher);
 void begin_launcher();  // clears findings, traffic and launch log; new allocations count as scratch
 Report end_launcher();  // what happened since begin_launcher, symbolized
 

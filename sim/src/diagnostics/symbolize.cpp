@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -15,22 +16,38 @@ extern char** environ;
 namespace sim {
 namespace {
 
-// The main program's load address (PIE): addr2line wants offsets into the file.
-uintptr_t program_load_base() {
-  uintptr_t base = 0;
+// The loaded object that holds `address` (nullptr: the main program, the first object).
+CodeModule module_of(const void* address) {
+  struct Search {
+    uintptr_t address;
+    CodeModule found;
+  } search{reinterpret_cast<uintptr_t>(address), {}};
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* out) {
-        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
-        return 1;  // the first object is the main program
+        auto& s = *static_cast<Search*>(out);
+        CodeModule module{.path = info->dlpi_name ? info->dlpi_name : "", .base = info->dlpi_addr};
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+          if (segment.p_type != PT_LOAD) continue;
+          module.lo = std::min<uintptr_t>(module.lo, info->dlpi_addr + segment.p_vaddr);
+          module.hi = std::max<uintptr_t>(module.hi, info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
+        }
+        if (s.address != 0 && !module.contains(s.address)) return 0;
+        s.found = std::move(module);
+        return 1;
       },
-      &base);
-  return base;
+      &search);
+  if (search.found.path.empty()) {  // the main program's name is empty there
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n > 0) search.found.path.assign(path, n);
+  }
+  return search.found;
 }
 
-std::string program_path() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  return n > 0 ? std::string(path, n) : std::string();
+CodeModule& learner_module() {
+  static CodeModule module = module_of(nullptr);
+  return module;
 }
 
 // Runs `argv` and returns its standard output ("" if it cannot run).
@@ -83,12 +100,20 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 }  // namespace
 
+void set_learner_code(const void* address) {
+  learner_module() = module_of(address);
+}
+
+const CodeModule& learner_code() {
+  return learner_module();
+}
+
 std::vector<SourceLine> symbolize(const std::vector<uintptr_t>& pcs) {
   std::vector<SourceLine> result(pcs.size());
   if (pcs.empty()) return result;
-  const uintptr_t base = program_load_base();
+  const uintptr_t base = learner_code().base;
   // A PC is a return address; the call that made the access is the byte before it.
-  std::vector<std::string> args = {"addr2line", "-e", program_path(), "-f", "-C", "-i", "-a"};
+  std::vector<std::string> args = {"addr2line", "-e", learner_code().path, "-f", "-C", "-i", "-a"};
   std::map<uintptr_t, SourceLine> by_offset;
   for (uintptr_t pc : pcs) {
     char hex[32];

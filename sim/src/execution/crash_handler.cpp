@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "core/context.hpp"
+#include "diagnostics/symbolize.hpp"
 #include "execution/host_threads.hpp"
 #include "execution/stack_pool.hpp"
 #include "memory/heap.hpp"
@@ -22,23 +23,6 @@ namespace sim {
 namespace {
 
 constexpr size_t kAlternateStackBytes = 64 << 10;
-
-// Where the executable is loaded: crash PCs are reported relative to it, as addr2line wants them.
-struct Executable {
-  uintptr_t base = 0, lo = UINTPTR_MAX, hi = 0;
-};
-Executable executable;
-
-int find_executable(dl_phdr_info* info, size_t, void*) {
-  executable.base = info->dlpi_addr;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& segment = info->dlpi_phdr[i];
-    if (segment.p_type != PT_LOAD) continue;
-    executable.lo = std::min<uintptr_t>(executable.lo, info->dlpi_addr + segment.p_vaddr);
-    executable.hi = std::max<uintptr_t>(executable.hi, info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
-  }
-  return 1;  // the first object is the executable
-}
 
 // A line built in a fixed buffer.
 class Line {
@@ -116,9 +100,11 @@ void on_crash(int signal, siginfo_t* info, void* context) {
   } else {
     line.text("host code, ");
   }
-  const bool in_executable = pc >= executable.lo && pc < executable.hi;
-  line.text("pc ").hex(in_executable ? pc - executable.base : pc).text(", address ").hex(address);
-  if (!in_executable) line.text(" (pc outside the executable)");
+  // Offsets into the learner's code, as addr2line wants them (symbolize.hpp).
+  const CodeModule& code = learner_code();
+  const bool in_code = code.contains(pc);
+  line.text("pc ").hex(in_code ? pc - code.base : pc).text(", address ").hex(address);
+  if (!in_code) line.text(" (pc outside your code)");
   if (signal == SIGSEGV && in_fiber_stack_guard(address)) line.text(", stack overflow");
   if (const char* failed = memory::failed_allocation_under(address)) line.text(": ").text(failed);
   line.write();
@@ -141,8 +127,8 @@ void on_timeout(int) {
     // Its last memory access (a return address: -1 is inside the call, on the access's line), which the
     // parent symbolizes; a loop that spins touches memory on every turn.
     const uintptr_t pc = last_access_pc(i);
-    if (pc > executable.lo && pc <= executable.hi)
-      line.text(", its last memory access: pc ").hex(pc - 1 - executable.base);
+    if (const CodeModule& code = learner_code(); pc > code.lo && pc <= code.hi)
+      line.text(", its last memory access: pc ").hex(pc - 1 - code.base);
     line.write();
   }
   _exit(124);
@@ -157,7 +143,7 @@ void install(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
 }
 
 void install_handlers() {
-  dl_iterate_phdr(&find_executable, nullptr);
+  learner_code();  // the main program's, until the learner's code is loaded: found now, not in a handler
   for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) install(signal, &on_crash, SA_RESETHAND);
   install(
       SIGTERM, [](int signal, siginfo_t*, void*) { on_timeout(signal); }, 0);

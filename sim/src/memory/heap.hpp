@@ -36,11 +36,10 @@ struct Allocation {
   const char* freed_file = nullptr;  // the cudaFree call
   int freed_line = 0;
   uint64_t launcher = 0;  // the launcher that allocated it as scratch, 0 if none
-  // The harness's input and output buffers (harness::mark_input / mark_output), and where a scratch
-  // buffer's bytes came from: the copies that would let the host compute the outputs are refused.
-  enum class Role : uint8_t { scratch, input, output } role = Role::scratch;
-  std::atomic<bool> holds_host_data{false};   // a copy from the host landed in it
-  std::atomic<bool> holds_input_data{false};  // a device-to-device copy of an input landed in it
+  // The harness's output buffers (harness::mark_output), and whether a scratch
+  // buffer's bytes came from the host: host data must not reach an output, even through scratch.
+  enum class Role : uint8_t { scratch, output } role = Role::scratch;
+  std::atomic<bool> holds_host_data{false};  // a copy from the host landed in it
   std::atomic<bool> freed{false};
   std::atomic<uint64_t> bytes_read{0}, bytes_written{0};  // by kernels
   GlobalShadowWord* race_shadow = nullptr;                // per word of `data`; null if none could be had

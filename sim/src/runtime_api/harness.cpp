@@ -6,9 +6,11 @@
 #include <string>
 
 #include "diagnostics/store.hpp"
+#include "diagnostics/symbolize.hpp"
 #include "memory/banks.hpp"
 #include "memory/heap.hpp"
 #include "memory/traffic.hpp"
+#include "runtime_api/copy_rules.hpp"
 #include "runtime_api/launch.hpp"
 #include "runtime_api/streams.hpp"
 #include "sim/harness_api.h"
@@ -60,16 +62,17 @@ void mark_guard(const void* device_ptr, size_t bytes, const char* label) {
   if (allocation.label.empty()) allocation.label = label;
 }
 
-void mark_input(const void* device_ptr) {
-  allocation_holding(device_ptr, 0, "mark_input").role = memory::Allocation::Role::input;
-}
-
 void mark_output(const void* device_ptr) {
   allocation_holding(device_ptr, 0, "mark_output").role = memory::Allocation::Role::output;
 }
 
 void runner_copy(void* dst, const void* src, size_t bytes) {
   std::memcpy(dst, src, bytes);  // device memory is host memory here
+}
+
+void learner_code_loaded(const void* launcher) {
+  set_learner_code(launcher);
+  refuse_copies_to_host();
 }
 
 void launcher_returned() {

@@ -1,5 +1,6 @@
 // CUDA's memory API on the simulated device: allocations, copies and sets, checked against the
 // allocations they touch.
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include "memory/checker.hpp"
 #include "memory/describe.hpp"
 #include "memory/heap.hpp"
+#include "runtime_api/copy_rules.hpp"
 #include "runtime_api/errors.hpp"
 #include "sim/memory_api.h"
 
@@ -88,40 +90,38 @@ bool right_side(const void* p, bool want_device, const std::string& what, Where 
 
 using Role = Allocation::Role;
 
-// The copies that would let host code compute the outputs: host data into an output (directly, or
-// through a scratch buffer), and an input (or a device copy of one) to the host. Reports and returns
-// false for those; otherwise notes where the destination's bytes came from.
+// The copies that would let host code compute the outputs: device data to the host (any of it: host code
+// never needs what kernels read or wrote), and host data into an output (directly, or through a scratch
+// buffer). Reports and returns false for those; otherwise notes where the destination's bytes came from.
 bool allowed_for_learner(void* dst, const void* src, cudaMemcpyKind kind, const std::string& what,
                          Where where) {
+  if (kind == cudaMemcpyDeviceToHost && copies_to_host_refused()) {
+    report(Severity::error, "copy_to_host", where,
+           what +
+               "copies device memory to the host: no data leaves the device in a launcher; the "
+               "outputs must be computed by your kernels");
+    return false;
+  }
   Allocation* to = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice
                        ? device_heap.find(reinterpret_cast<uintptr_t>(dst))
                        : nullptr;
-  const Allocation* from = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice
-                               ? device_heap.find(reinterpret_cast<uintptr_t>(src))
-                               : nullptr;
+  const Allocation* from =
+      kind == cudaMemcpyDeviceToDevice ? device_heap.find(reinterpret_cast<uintptr_t>(src)) : nullptr;
   const bool host_data = kind == cudaMemcpyHostToDevice || (from && from->holds_host_data);
-  const bool input_data = from && (from->role == Role::input || from->holds_input_data);
   if (to && to->role == Role::output && host_data) {
     report(Severity::error, "host_data_in_output", where,
            what + "puts data from the host into " + name_of(*to).in_sentence +
                ": outputs must be computed by your kernels, not copied from the host");
     return false;
   }
-  if (!to && kind == cudaMemcpyDeviceToHost && input_data) {
-    report(Severity::error, "input_copied_to_host", where,
-           what + "copies " + name_of(*from).in_sentence +
-               " (an input) to the host: the inputs are for your kernels; host code never needs them");
-    return false;
-  }
-  if (to && to->role == Role::scratch) {
-    if (host_data) to->holds_host_data = true;
-    if (input_data) to->holds_input_data = true;
-  }
+  if (to && to->role == Role::scratch && host_data) to->holds_host_data = true;
   return true;
 }
 
-cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, const char* call,
-                 Where where) {
+// `into_symbol`: dst is a __device__ or __constant__ variable, device memory on a GPU, although a host
+// object here: a copy into it from device memory keeps its data on the device.
+cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, const char* call, Where where,
+                 bool into_symbol = false) {
   if (count == 0) return cudaSuccess;
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return invalid("memcpy_bad_pointer", where,
@@ -140,7 +140,8 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
   if (dst_device && !valid_device_range(dst, count, what + "destination", where))
     return cudaErrorInvalidValue;
   if (src_device && !valid_device_range(src, count, what + "source", where)) return cudaErrorInvalidValue;
-  if (!allowed_for_learner(dst, src, kind, std::string(call) + "(..., " + kind_name(kind) + ") ", where))
+  if (!into_symbol &&
+      !allowed_for_learner(dst, src, kind, std::string(call) + "(..., " + kind_name(kind) + ") ", where))
     return record_error(cudaErrorInvalidValue);
   std::memmove(dst, src, count);
   return cudaSuccess;
@@ -181,21 +182,48 @@ cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, si
   if (!inside_symbol(symbol_size, count, offset, "cudaMemcpyToSymbol", at(where)))
     return cudaErrorInvalidValue;
   // The symbol is an object in host memory here: a copy "to the device" is a copy to the host.
+  if (kind == cudaMemcpyDefault && src)
+    kind = is_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
   if (kind == cudaMemcpyHostToDevice) kind = cudaMemcpyHostToHost;
-  if (kind == cudaMemcpyDeviceToDevice) kind = cudaMemcpyDeviceToHost;
-  return copy(static_cast<char*>(symbol) + offset, src, count, kind, "cudaMemcpyToSymbol", at(where));
+  const bool from_device = kind == cudaMemcpyDeviceToDevice;
+  if (from_device) kind = cudaMemcpyDeviceToHost;
+  return copy(static_cast<char*>(symbol) + offset, src, count, kind, "cudaMemcpyToSymbol", at(where),
+              from_device);
 }
 
 cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset,
                              cudaMemcpyKind kind, std::source_location where) {
   if (!inside_symbol(symbol_size, count, offset, "cudaMemcpyFromSymbol", at(where)))
     return cudaErrorInvalidValue;
-  if (kind == cudaMemcpyDeviceToHost) kind = cudaMemcpyHostToHost;
+  // The symbol is device memory on a GPU: copied to the host, its bytes leave the device (refused);
+  // copied to device memory, they may be what the host put there (cudaMemcpyToSymbol): host data.
+  if (kind == cudaMemcpyDefault && dst)
+    kind = is_device(dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
+  if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost) {
+    const std::string what = std::string("cudaMemcpyFromSymbol(..., ") + kind_name(kind) + ") ";
+    if (!allowed_for_learner(dst, symbol, cudaMemcpyDeviceToHost, what, at(where)))
+      return record_error(cudaErrorInvalidValue);
+    kind = cudaMemcpyHostToHost;  // the symbol is an object in host memory here
+  }
   if (kind == cudaMemcpyDeviceToDevice) kind = cudaMemcpyHostToDevice;
   return copy(dst, static_cast<const char*>(symbol) + offset, count, kind, "cudaMemcpyFromSymbol", at(where));
 }
 
 }  // namespace sim::memory
+
+namespace sim {
+namespace {
+std::atomic<bool> learner_rules{false};
+}  // namespace
+
+void refuse_copies_to_host() {
+  learner_rules.store(true, std::memory_order_relaxed);
+}
+
+bool copies_to_host_refused() {
+  return learner_rules.load(std::memory_order_relaxed);
+}
+}  // namespace sim
 
 using sim::memory::at;
 using sim::memory::device_heap;

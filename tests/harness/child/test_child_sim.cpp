@@ -26,7 +26,7 @@ struct ChildRun {
   std::vector<nlohmann::json> lines;
 
   // `prepare` writes what the parent would have written beside job.json (the inputs it drew).
-  ChildRun(const char* child, const protocol::Job& job,
+  ChildRun(const char* learner_code, const protocol::Job& job,
            const std::function<void(const fs::path&)>& prepare = {}) {
     static int runs = 0;
     dir = fs::temp_directory_path() /
@@ -37,8 +37,9 @@ struct ChildRun {
     if (prepare) prepare(dir);
     std::ofstream(dir / "key") << protocol::SessionKey::random().hex()
                                << "\n";  // as the parent hands it over
-    const std::string command = std::string(child) + " " + dir.string() + " <" + (dir / "key").string() +
-                                " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+    const std::string command = std::string(CHILD_RUNNER) + " " + dir.string() + " " + learner_code + " <" +
+                                (dir / "key").string() + " >" + (dir / "out").string() + " 2>" +
+                                (dir / "err").string();
     const int status = std::system(command.c_str());
     exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     out = read(dir / "out");

@@ -1,13 +1,12 @@
 // expect: compile_error
-// expect-gpu: failed
 // expect-args: --no-api-check
-// expect-message: (refused: line [0-9]+ of the progress file: line [0-9]+ out of order \(a replayed)|(asm .syscall. is not modelled)
+// expect-message: (asm .syscall. is not modelled)|(`syscall` is a system call)
 // Forgery: a static object whose destructor, after the harness's main() has returned, replays the
 // genuine, sealed lines of the progress file once more (as an attack on a parent that keeps the last
 // record of a case would). Each line's seal covers its sequence number, and nothing may follow the
 // run's end line: the replay voids the run, right kernel included.
-// On the simulator the raw system calls are refused before anything runs: their inline asm is not
-// modelled (a compile error that names it).
+// The raw system calls are refused before anything runs: on the simulator their inline asm is not
+// modelled, and on both backends the compiled code's system call instructions are refused.
 #include "forge_syscalls.cuh"
 #include "reduce.cuh"
 

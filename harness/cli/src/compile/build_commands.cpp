@@ -17,6 +17,16 @@ std::filesystem::path library(const BuildConfig& config, const std::string& targ
 
 }  // namespace
 
+std::filesystem::path glue_library(const BuildConfig& config, int puzzle_id) {
+  const auto glue = config.glue_libraries.find(puzzle_id);
+  if (glue == config.glue_libraries.end() || !std::filesystem::exists(glue->second)) {
+    throw EnvironmentError("the harness libraries are not built (puzzle_glue for puzzle " +
+                           std::to_string(puzzle_id) + " missing in " + config.build_dir.string() +
+                           "); build them with `cmake --build " + config.build_dir.string() + "`");
+  }
+  return glue->second;
+}
+
 std::vector<std::filesystem::path> child_libraries(const BuildConfig& config, Backend backend,
                                                    int puzzle_id) {
   std::vector<std::string> missing;
@@ -55,12 +65,71 @@ CommandLine sim_compile_command(const BuildConfig& config, const std::filesystem
   return cmd;
 }
 
-CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::path& object,
-                             const std::vector<std::filesystem::path>& libraries,
-                             const std::filesystem::path& child) {
-  CommandLine cmd{config.cxx.string(), "-o", child.string(), object.string()};
+namespace {
+
+// The calls of the learner's code the GPU child sees (harness/child/backend_gpu.cpp): it counts the
+// launcher's scratch memory and kernel launches, and refuses the copies that would let host code compute
+// the outputs. The learner's shared object is linked with --wrap, so that its calls reach the runner's
+// __wrap_* functions; the runner too, so that its __real_* are CUDA's.
+constexpr const char* kWrapped[] = {"cudaMalloc",
+                                    "cudaFree",
+                                    "cudaMemcpy",
+                                    "cudaMemcpyAsync",
+                                    "cudaMemcpy2D",
+                                    "cudaMemcpy2DAsync",
+                                    "cudaMemcpyFromSymbol",
+                                    "cudaMemcpyFromSymbolAsync",
+                                    "cudaMemcpyPeer",
+                                    "cudaMemcpyPeerAsync",
+                                    "cudaMemcpy3D",
+                                    "cudaMemcpy3DAsync",
+                                    "cudaLaunchKernel",
+                                    "cudaLaunchKernelExC",
+                                    "cudaLaunchCooperativeKernel",
+                                    "cudaGraphLaunch",
+                                    "cudaStreamDestroy",
+                                    "__cudaLaunchKernel",
+                                    "__cudaLaunchKernel_ptsz"};  // what `kernel<<<...>>>` calls since CUDA 13
+
+void add_wraps(CommandLine& cmd) {
+  for (const char* name : kWrapped) cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + name});
+}
+
+// nvcc and its host compiler, for the device this build targets. One CUDA runtime, the shared one, for the
+// runner and the learner's object: its state (the context, registered kernels) must be one.
+CommandLine nvcc(const BuildConfig& config) {
+  CommandLine cmd{config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-cudart", "shared"};
+  const std::vector<std::string> target = gpu_target_flags(config.cuda_arch);
+  cmd.insert(cmd.end(), target.begin(), target.end());
+  return cmd;
+}
+
+// The glue that exports the launcher's address (harness/core/launcher_glue.hpp), pulled from its archive.
+constexpr const char* kGlueSymbol = "--undefined=puzzle_launcher_address";
+
+}  // namespace
+
+CommandLine sim_library_command(const BuildConfig& config, const std::filesystem::path& object,
+                                const std::filesystem::path& glue, const std::filesystem::path& library) {
+  return {config.cxx.string(), "-shared",       "-o",
+          library.string(),    object.string(), std::string("-Wl,") + kGlueSymbol,
+          glue.string()};
+}
+
+CommandLine runner_link_command(const BuildConfig& config, Backend backend,
+                                const std::vector<std::filesystem::path>& libraries,
+                                const std::filesystem::path& runner) {
+  // --export-dynamic: the learner's shared object calls the simulator's runtime (or the GPU wrappers)
+  // defined here.
+  CommandLine cmd = backend == Backend::gpu ? nvcc(config) : CommandLine{config.cxx.string()};
+  cmd.insert(cmd.end(), {"-o", runner.string()});
   for (const auto& lib : libraries) cmd.push_back(lib.string());
-  cmd.push_back("-pthread");
+  if (backend == Backend::gpu) {
+    add_wraps(cmd);
+    cmd.insert(cmd.end(), {"-Xlinker", "--export-dynamic"});
+  } else {
+    cmd.insert(cmd.end(), {"-pthread", "-Wl,--export-dynamic"});
+  }
   return cmd;
 }
 
@@ -69,42 +138,24 @@ std::vector<std::string> gpu_target_flags(const std::string& arch) {
   return {"-arch=sm_" + arch};
 }
 
-CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
-                              const std::vector<std::filesystem::path>& libraries,
-                              const std::filesystem::path& child, GpuLibraries needs) {
-  CommandLine cmd{config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3", "-lineinfo"};
-  const std::vector<std::string> target = gpu_target_flags(config.cuda_arch);
-  cmd.insert(cmd.end(), target.begin(), target.end());
-  cmd.push_back(source.string());
-  for (const auto& lib : libraries) cmd.push_back(lib.string());
+CommandLine gpu_compile_command(const BuildConfig& config, const std::filesystem::path& source,
+                                const std::filesystem::path& object) {
+  // -g: host debug info, so that a refusal names the learner's line (harness/child/call_site.hpp).
+  CommandLine cmd = nvcc(config);
+  cmd.insert(cmd.end(),
+             {"-O3", "-lineinfo", "-g", "-Xcompiler", "-fPIC", "-c", source.string(), "-o", object.string()});
+  return cmd;
+}
+
+CommandLine gpu_library_command(const BuildConfig& config, const std::filesystem::path& object,
+                                const std::filesystem::path& glue, const std::filesystem::path& library,
+                                GpuLibraries needs) {
+  CommandLine cmd = nvcc(config);
+  cmd.insert(cmd.end(),
+             {"-shared", "-o", library.string(), object.string(), "-Xlinker", kGlueSymbol, glue.string()});
   if (needs.cublas) cmd.push_back("-lcublas");
   if (needs.driver) cmd.push_back("-lcuda");
-  // The child counts the launcher's scratch memory and kernel launches, and refuses the copies that
-  // would let host code compute the outputs, through wrappers of these (harness/child/backend_gpu.cpp).
-  // The static cudart (nvcc's default) is what the child library was built against.
-  static constexpr const char* kWrapped[] = {
-      "cudaMalloc",
-      "cudaFree",
-      "cudaMemcpy",
-      "cudaMemcpyAsync",
-      "cudaMemcpy2D",
-      "cudaMemcpy2DAsync",
-      "cudaMemcpyFromSymbol",
-      "cudaMemcpyFromSymbolAsync",
-      "cudaMemcpyPeer",
-      "cudaMemcpyPeerAsync",
-      "cudaMemcpy3D",
-      "cudaMemcpy3DAsync",
-      "cudaLaunchKernel",
-      "cudaLaunchKernelExC",
-      "cudaLaunchCooperativeKernel",
-      "cudaGraphLaunch",
-      "cudaStreamDestroy",
-      "__cudaLaunchKernel",
-      "__cudaLaunchKernel_ptsz"};  // what `kernel<<<...>>>` calls since CUDA 13
-  cmd.insert(cmd.end(), {"-cudart", "static"});
-  for (const char* name : kWrapped) cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + name});
-  cmd.insert(cmd.end(), {"-o", child.string()});
+  add_wraps(cmd);
   return cmd;
 }
 

@@ -11,16 +11,25 @@ namespace puzzle::cli {
 
 using CommandLine = std::vector<std::string>;
 
-// The static libraries a child of `backend` for puzzle `id` links, in link order. EnvironmentError
+// A child is two files: the runner, an executable of the harness's libraries for one puzzle and backend
+// (shared by every build of that puzzle), and the learner's shared object, which the runner loads only
+// after it has taken its session key (docs/grading.md, "What the learner's code cannot change").
+
+// The static libraries the runner of `backend` for puzzle `id` links, in link order. EnvironmentError
 // naming the missing ones if the build has not made them.
 std::vector<std::filesystem::path> child_libraries(const BuildConfig& config, Backend backend, int puzzle_id);
+// The puzzle's glue archive (harness/core/launcher_glue.hpp), linked into the learner's shared object.
+std::filesystem::path glue_library(const BuildConfig& config, int puzzle_id);
 
-// Simulator: compile the translated file, then link it with the child's libraries.
+CommandLine runner_link_command(const BuildConfig& config, Backend backend,
+                                const std::vector<std::filesystem::path>& libraries,
+                                const std::filesystem::path& runner);
+
+// Simulator: compile the translated file, then link it and the glue into a shared object.
 CommandLine sim_compile_command(const BuildConfig& config, const std::filesystem::path& source,
                                 const std::filesystem::path& translated, const std::filesystem::path& object);
-CommandLine sim_link_command(const BuildConfig& config, const std::filesystem::path& object,
-                             const std::vector<std::filesystem::path>& libraries,
-                             const std::filesystem::path& child);
+CommandLine sim_library_command(const BuildConfig& config, const std::filesystem::path& object,
+                                const std::filesystem::path& glue, const std::filesystem::path& library);
 
 // The libraries beyond the CUDA runtime that a puzzle file needs on the GPU.
 struct GpuLibraries {
@@ -33,10 +42,13 @@ struct GpuLibraries {
 // compute_90 pass that rejected them); elsewhere -arch=sm_<arch>.
 std::vector<std::string> gpu_target_flags(const std::string& arch);
 
-// GPU: one nvcc call compiles the learner's file and links the child.
-CommandLine gpu_build_command(const BuildConfig& config, const std::filesystem::path& source,
-                              const std::vector<std::filesystem::path>& libraries,
-                              const std::filesystem::path& child, GpuLibraries needs);
+// GPU: compile the learner's file, then link it and the glue into a shared object, with the libraries it
+// needs.
+CommandLine gpu_compile_command(const BuildConfig& config, const std::filesystem::path& source,
+                                const std::filesystem::path& object);
+CommandLine gpu_library_command(const BuildConfig& config, const std::filesystem::path& object,
+                                const std::filesystem::path& glue, const std::filesystem::path& library,
+                                GpuLibraries needs);
 
 std::string to_shell(const CommandLine& command);  // for logs and --verbose
 

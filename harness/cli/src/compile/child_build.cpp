@@ -14,6 +14,7 @@
 #include "compile/content_hash.hpp"
 #include "compile/cuda_front_end.hpp"
 #include "compile/link_errors.hpp"
+#include "compile/object_check.hpp"
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
@@ -109,6 +110,58 @@ class BuildSteps {
   BuildInfo& info_;
 };
 
+constexpr const char* kRunnerPrefix = "runner-";
+
+// The runner of `backend` for the puzzle: linked once from the harness's libraries (it does not depend on
+// the learner's file), with the list of the symbols it exports beside it. EnvironmentError if it does not
+// link: the harness is broken, not the learner's file.
+fs::path runner_for(const BuildConfig& config, const PuzzleSpec& puzzle, Backend backend,
+                    const std::vector<fs::path>& libraries) {
+  ContentHash hash;
+  hash.add(to_string(backend)).add(config.cxx.string()).add(config.nvcc.string()).add(config.cuda_arch);
+  for (const auto& lib : libraries) hash.add(lib.string()).add(modification_stamp(lib));
+  const fs::path dir = config.build_dir / "checks" / puzzle.slug /
+                       (kRunnerPrefix + std::string(to_string(backend)) + "-" + hash.hex());
+  const fs::path runner = dir / "child";
+  if (fs::exists(runner)) {
+    fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last
+    return runner;
+  }
+  const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  const CapturedRun link = run_captured(runner_link_command(config, backend, libraries, scratch / "child"));
+  if (!link.status.ok()) {
+    fs::remove_all(scratch);
+    throw EnvironmentError("the harness's runner for puzzle " + std::to_string(puzzle.id) +
+                           " does not link:\n" + link.output);
+  }
+  write_atomically(scratch / "exports", exported_symbols(scratch / "child"));
+  std::error_code ec;
+  fs::rename(scratch, dir, ec);  // fails only if a parallel check finished the same runner first
+  fs::remove_all(scratch, ec);
+  return runner;
+}
+
+// The last steps of both backends, once the learner's object is compiled: its machine code checked, its
+// shared object linked, every symbol it needs provided, and the runner put beside it.
+bool link_learner_code(const BuildConfig& config, const PuzzleSpec& puzzle, Backend backend,
+                       const std::vector<fs::path>& libraries, const CommandLine& link, const fs::path& dir,
+                       BuildSteps& steps, BuildInfo& info) {
+  if (BuildInfo checked = check_object_code(dir / "learner.o"); !checked.ok)
+    return steps.fail(std::move(checked.message));
+  if (!steps.run(link))
+    return steps.fail(explain_link_error(info.log, puzzle.signature).value_or("your file does not link"));
+  const fs::path runner = runner_for(config, puzzle, backend, libraries);
+  if (auto missing =
+          unresolved_symbols(dir / "learner.so", runner.parent_path() / "exports", puzzle.signature))
+    return steps.fail(std::move(*missing));
+  std::error_code ec;
+  fs::create_hard_link(runner, dir / "child", ec);
+  if (ec) fs::copy_file(runner, dir / "child");
+  return true;
+}
+
 bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                     const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info);
 
@@ -170,10 +223,10 @@ bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const P
   }
   if (!steps.run(sim_compile_command(config, source.file, cpp, object)))
     return steps.fail("your file does not compile");
-  if (!steps.run(sim_link_command(config, object, libraries, dir / "child"))) {
-    return steps.fail(explain_link_error(info.log, puzzle.signature).value_or("your file does not link"));
-  }
-  return true;
+  return link_learner_code(
+      config, puzzle, Backend::sim, libraries,
+      sim_library_command(config, object, glue_library(config, puzzle.id), dir / "learner.so"), dir, steps,
+      info);
 }
 
 bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
@@ -188,9 +241,12 @@ bool build_for_gpu(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
                        [&](const LocalHeader& h) { return h.text.find(header) != std::string::npos; });
   };
   const GpuLibraries needs{.cublas = includes("<cublas_v2.h>"), .driver = includes("<cuda.h>")};
-  if (steps.run(gpu_build_command(config, source.file, libraries, dir / "child", needs))) return true;
-  if (auto missing = explain_link_error(info.log, puzzle.signature)) return steps.fail(*missing);
-  return steps.fail("your file does not compile");
+  if (!steps.run(gpu_compile_command(config, source.file, dir / "learner.o")))
+    return steps.fail("your file does not compile");
+  return link_learner_code(config, puzzle, Backend::gpu, libraries,
+                           gpu_library_command(config, dir / "learner.o", glue_library(config, puzzle.id),
+                                               dir / "learner.so", needs),
+                           dir, steps, info);
 }
 
 // Whether `dir` is a build still being made: a scratch directory whose process is alive. Another check
@@ -207,7 +263,9 @@ bool build_in_progress(const fs::path& dir) {
 
 std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                       Backend backend) {
-  return cache_key(config, source, backend, child_libraries(config, backend, puzzle.id));
+  std::vector<fs::path> libraries = child_libraries(config, backend, puzzle.id);
+  libraries.push_back(glue_library(config, puzzle.id));
+  return cache_key(config, source, backend, libraries);
 }
 
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
@@ -231,7 +289,9 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
     return build;
   }
   const fs::path puzzle_dir = config.build_dir / "checks" / puzzle.slug;
-  const fs::path dir = puzzle_dir / cache_key(config, source, backend, libraries);
+  std::vector<fs::path> keyed = libraries;
+  keyed.push_back(glue_library(config, puzzle.id));
+  const fs::path dir = puzzle_dir / cache_key(config, source, backend, keyed);
   build.child = dir / "child";
   if (fs::exists(build.child)) {
     fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last

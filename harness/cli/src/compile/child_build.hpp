@@ -9,8 +9,10 @@
 namespace puzzle::cli {
 
 struct ChildBuild {
-  BuildInfo info;               // ok == false: the file did not compile or link (info says why)
-  std::filesystem::path child;  // the program, when info.ok
+  BuildInfo info;  // ok == false: the file did not compile or link, or was refused (info says why)
+  // The program, when info.ok: the puzzle's runner, with the learner's code beside it as learner.so,
+  // which it loads once it has its session key (`child WORKDIR LEARNER.so`; build_commands.hpp).
+  std::filesystem::path child;
 };
 
 // What a child built from `source` depends on: the source's text, path and local headers, the tools and

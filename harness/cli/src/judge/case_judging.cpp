@@ -1,5 +1,6 @@
 #include "judge/case_judging.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -91,6 +92,25 @@ CaseReport judge_run(const PuzzleSpec& puzzle, int case_index, uint64_t seed, co
   }
   report.result.notes.insert(report.result.notes.end(), run.notes.begin(), run.notes.end());
   return report;
+}
+
+void fail_all_if_refused(std::vector<CaseReport>& cases) {
+  const auto refused = [](const CaseReport& c) {
+    const auto& diagnoses = c.result.diagnoses;
+    return !c.result.record.refused.empty() ||
+           std::any_of(diagnoses.begin(), diagnoses.end(),
+                       [](const Diagnosis& d) { return d.id == kRefusedDiagnosis.id; });
+  };
+  const auto first = std::find_if(cases.begin(), cases.end(), refused);
+  if (first == cases.end()) return;
+  const CaseResult cause = first->result;
+  for (CaseReport& c : cases) {
+    if (c.result.status == CaseStatus::skipped || &c == &*first) continue;
+    c.result.status = CaseStatus::failed;
+    c.result.points = 0;
+    c.result.diagnoses = cause.diagnoses;
+    c.result.message = "refused in case " + cause.name + ", which voids the run: " + cause.message;
+  }
 }
 
 CaseReport skipped_case(const PuzzleSpec& puzzle, int case_index, std::string message, bool needs_gpu) {

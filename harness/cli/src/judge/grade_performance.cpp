@@ -21,6 +21,12 @@ PerformancePart performance_part(const PuzzleReport& puzzle, double max_points) 
     part.message = "speed counts only when every case passes";
     return part;
   }
+  for (const auto& c : puzzle.cases) {
+    if (c.implausible_time) {
+      part.message = "no speed points: case " + c.result.name + " was timed faster than the GPU can run it";
+      return part;
+    }
+  }
   double log_sum = 0;
   int timed = 0;
   for (const auto& c : puzzle.cases) {

@@ -1,5 +1,6 @@
 #include "judge/perf_figures.hpp"
 
+#include "judge/device_peaks.hpp"
 #include "report/text_format.hpp"
 
 namespace puzzle::cli {
@@ -19,6 +20,15 @@ double bench_rate(const PuzzleSpec& puzzle, const Params& params, double time_ms
 void add_comparisons(const PuzzleSpec& puzzle, const DeviceInfo& device,
                      std::optional<double> solution_time_ms, CaseReport& report) {
   CaseResult& r = report.result;
+  const double time_ms = r.record.time_ms;
+  if (const auto floor_ms = fastest_possible_ms(puzzle, r.params, device);
+      floor_ms && time_ms > 0 && time_ms < *floor_ms) {
+    report.implausible_time = true;
+    r.gbps = r.tflops = std::nullopt;
+    r.notes.push_back("implausible time: " + fixed(time_ms, 4) + " ms is below the " + fixed(*floor_ms, 4) +
+                      " ms this device needs at its peak for the case's minimum bytes and FLOPs: not a speed "
+                      "(the kernels did not do the case's work each time they were timed)");
+  }
   if (r.gbps && device.copy_gbps && *device.copy_gbps > 0)
     r.pct_of_copy = 100.0 * *r.gbps / *device.copy_gbps;
   if (!solution_time_ms || *solution_time_ms <= 0) return;

@@ -9,7 +9,8 @@
 namespace puzzle::cli {
 
 // judge_case gives GB/s and TFLOP/s from the case's time; this adds the share of the device's copy
-// bandwidth, and the reference solution's figures from its time on the same case.
+// bandwidth, and the reference solution's figures from its time on the same case. A time below what the
+// device can do (device_peaks.hpp) loses its figures and gets a note instead.
 void add_comparisons(const PuzzleSpec& puzzle, const DeviceInfo& device,
                      std::optional<double> solution_time_ms, CaseReport& report);
 

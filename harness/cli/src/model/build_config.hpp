@@ -18,6 +18,7 @@ struct BuildConfig {
   std::map<std::string, std::filesystem::path>
       libraries;  // target name -> static library file (+ sim_translate)
   std::map<int, std::filesystem::path> entry_libraries;  // puzzle id -> libpuzzle_entry_NN.a
+  std::map<int, std::filesystem::path> glue_libraries;   // puzzle id -> libpuzzle_glue_NN.a
   std::filesystem::path probe;                           // empty without CUDA
   bool have_cuda = false;
   std::filesystem::path nvcc;

@@ -48,6 +48,8 @@ struct CaseReport {
   CaseResult result;  // result.notes: simulator warnings, traffic, why timing is missing, ...
   std::optional<double> solution_tflops;
   bool needs_gpu = false;  // skipped on the simulator: not part of this check's score
+  // The time was below what the device can do (device_peaks.hpp): no speed figure, no speed points.
+  bool implausible_time = false;
 };
 
 struct PuzzleReport {

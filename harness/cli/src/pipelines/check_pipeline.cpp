@@ -216,6 +216,7 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
 }
 
 void finish(PuzzleReport& puzzle) {
+  fail_all_if_refused(puzzle.cases);
   puzzle.score = puzzle.max_score = 0;
   for (const auto& c : puzzle.cases) {
     puzzle.score += c.result.points;

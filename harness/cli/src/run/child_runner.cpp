@@ -12,6 +12,13 @@ namespace puzzle::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The learner's code lies beside the runner as learner.so (child_build.hpp); the simulator reports its PCs
+// as offsets into it.
+fs::path learner_code(const ChildRunRequest& request) {
+  return request.child.parent_path() / "learner.so";
+}
+
 using Clock = std::chrono::steady_clock;
 
 constexpr auto kWatchInterval = std::chrono::milliseconds(20);
@@ -96,7 +103,8 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
   Process p;
   {
     std::vector<std::string> argv = request.launcher;
-    argv.insert(argv.end(), {request.child.string(), request.work_dir.string()});
+    argv.insert(argv.end(),
+                {request.child.string(), request.work_dir.string(), learner_code(request).string()});
     const protocol::SessionKey key = protocol::SessionKey::random();
     GroupProcess child(argv, out, err, key.hex() + "\n");
     ProgressCheck check(key, pending);
@@ -167,8 +175,8 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
   return p;
 }
 
-std::string death_message(const Process& p, const fs::path& child) {
-  if (auto crash = find_sim_message(p.stderr_text, "crash")) return "crashed: " + locate_crash(*crash, child);
+std::string death_message(const Process& p, const fs::path& code) {
+  if (auto crash = find_sim_message(p.stderr_text, "crash")) return "crashed: " + locate_crash(*crash, code);
   if (p.status->signaled) return "the program was killed by " + p.status->signal_name() + " during this case";
   return "the program ended with " + p.status->describe() +
          " during this case (does the code call exit() or abort()?)";
@@ -215,7 +223,7 @@ ChildRuns run_child(const ChildRunRequest& request) {
                               format_seconds(std::chrono::duration<double>(p.wall_limit).count()) +
                               " and was stopped";
       if (auto sim = find_sim_message(p.stderr_text, "timeout"))  // with the line where it is stuck
-        run.notes.push_back("simulator: " + locate_crash(*sim, request.child));
+        run.notes.push_back("simulator: " + locate_crash(*sim, learner_code(request)));
       for (int c : pending) {
         if (c != hung)
           runs.cases[c] = {.outcome = RunOutcome::not_run, .message = "not run: an earlier case timed out"};
@@ -223,7 +231,8 @@ ChildRuns run_child(const ChildRunRequest& request) {
       break;
     }
     if (p.in_flight >= 0) {
-      runs.cases[p.in_flight] = {.outcome = RunOutcome::crashed, .message = death_message(p, request.child)};
+      runs.cases[p.in_flight] = {.outcome = RunOutcome::crashed,
+                                 .message = death_message(p, learner_code(request))};
       std::erase(pending, p.in_flight);
     }
     if (p.status->ok() || !p.progressed) {
