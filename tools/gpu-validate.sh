@@ -45,7 +45,9 @@ for folder in solutions/[0-9][0-9]_*; do
       for tool in memcheck racecheck synccheck; do
         work=$(mktemp -d)
         printf '{"puzzle":%d,"seed":1,"mode":"check","cases":[0,1,2,3,4],"warmup":0,"reps":0}\n' "$((10#$id))" >"$work/job.json"
-        compute-sanitizer --tool "$tool" --error-exitcode 9 "$child" "$work" >"$out/sanitize_${id}_${name}_$tool.txt" 2>&1
+        # The child takes a session key on stdin (any, here: nothing judges its records) and its code.
+        printf '%032d\n' 0 | compute-sanitizer --tool "$tool" --error-exitcode 9 "$child" "$work" \
+          "$(dirname "$child")/learner.so" >"$out/sanitize_${id}_${name}_$tool.txt" 2>&1
         echo "$name $tool exit $? ($(tail -1 "$out/sanitize_${id}_${name}_$tool.txt"))" | tee -a "$out/summary.txt"
       done
     fi
