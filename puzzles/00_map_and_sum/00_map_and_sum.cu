@@ -27,6 +27,8 @@ __global__ void map_and_sum_kernel(const float* x, float* y, float* sums, int n)
   //              sums[blockIdx.x].
 }
 
+// The launcher may copy data it made to the device, but no data leaves the device: a copy from
+// the device to the host, or host memory a kernel can reach, is refused (docs/grading.md).
 void map_and_sum(const float* x, float* y, float* sums, int n) {
   // TODO: choose a grid that covers all n elements, then launch:
   //   map_and_sum_kernel<<<grid, block>>>(x, y, sums, n);
