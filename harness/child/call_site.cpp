@@ -30,8 +30,9 @@ std::string look_up(const void* return_address) {
       reinterpret_cast<uintptr_t>(return_address) - reinterpret_cast<uintptr_t>(info.dli_fbase) - 1;
   // -i: the inlining chain, innermost first. A CUDA header's inline template (cudaMemcpyFromSymbol<T>)
   // may hold the call: the innermost line in a file of the learner's kinds (.cu, .cuh, .cpp) is theirs.
-  const std::string command =
-      "addr2line -i -e '" + std::string(info.dli_fname) + "' " + std::to_string(offset);
+  char hex[24];  // addr2line reads every address as hexadecimal
+  std::snprintf(hex, sizeof hex, "0x%jx", static_cast<uintmax_t>(offset));
+  const std::string command = "addr2line -i -e '" + std::string(info.dli_fname) + "' " + hex;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return "";
   std::string found;

@@ -9,15 +9,31 @@
 using namespace puzzle;
 using namespace puzzle::cli;
 
-TEST_CASE("the cross-check runs the two smallest simulator cases of those asked for, in order") {
+TEST_CASE("the cross-check runs the smallest simulator case and the largest of 131072 input elements") {
+  const auto inputs = [](const PuzzleSpec& p, int i) {
+    int64_t total = 0;
+    for (const BufferSpec& in : p.inputs) total += in.elements(p.cases[i].params);
+    return total;
+  };
+  const auto all_of = [](const PuzzleSpec& p) {
+    std::vector<int> all;
+    for (size_t i = 0; i < p.cases.size(); ++i) all.push_back(static_cast<int>(i));
+    return all;
+  };
   const PuzzleSpec& p = *find_puzzle(1);
-  std::vector<int> all;
-  for (size_t i = 0; i < p.cases.size(); ++i) all.push_back(static_cast<int>(i));
-  const std::vector<int> cases = cross_check_cases(p, all);
+  const std::vector<int> cases = cross_check_cases(p, all_of(p));
   REQUIRE(cases.size() == 2);
   CHECK(p.cases[cases[0]].name == "1x1");
-  CHECK(p.cases[cases[1]].name == "1x17");
+  for (int i : all_of(p)) {
+    if (p.cases[i].sim && inputs(p, i) <= 131072) CHECK(inputs(p, i) <= inputs(p, cases[1]));
+  }
   CHECK(cross_check_cases(p, {}).empty());
+  CHECK(cross_check_cases(p, {cases[0]}) == std::vector<int>{cases[0]});
+  // Puzzle 9: a case of several key tiles, where tiles can race (the smallest have one).
+  const PuzzleSpec& attention = *find_puzzle(9);
+  const std::vector<int> picked = cross_check_cases(attention, all_of(attention));
+  REQUIRE(picked.size() == 2);
+  CHECK(attention.cases[picked[1]].params.at("n_k") > 128);
 }
 
 TEST_CASE("the simulator's error findings go into the GPU records of done cases, a skip into a note") {

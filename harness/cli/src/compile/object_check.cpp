@@ -95,6 +95,25 @@ std::string binutils(const std::vector<std::string>& argv) {
   return run.output;
 }
 
+// The dynamic symbols defined by the libraries `library` needs, found where the loader finds them (ldd:
+// "libcuda.so.1 => /lib/x86_64-linux-gnu/libcuda.so.1 (0x...)").
+std::set<std::string> symbols_of_needed_libraries(const fs::path& library) {
+  std::set<std::string> names;
+  const CapturedRun ldd = run_captured({"ldd", library.string()}, std::nullopt, StderrMode::discarded);
+  std::istringstream lines(ldd.output);
+  for (std::string text; std::getline(lines, text);) {
+    const size_t arrow = text.find("=> /");
+    if (arrow == std::string::npos) continue;
+    const std::string path = text.substr(arrow + 3, text.find(" (", arrow) - arrow - 3);
+    std::istringstream symbols(binutils({"nm", "-D", "--defined-only", "--format=posix", path}));
+    for (std::string line; std::getline(symbols, line);) {
+      const std::string name = line.substr(0, line.find(' '));
+      names.insert(name.substr(0, name.find('@')));
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 BuildInfo check_object_code(const fs::path& object) {
@@ -161,6 +180,11 @@ std::optional<std::string> unresolved_symbols(const fs::path& library, const fs:
     if (type == "U" && name.find('@') == std::string::npos && !provided.contains(name))
       missing.push_back(name);
   }
+  if (missing.empty()) return std::nullopt;
+  // What the libraries it was linked with (-lcuda, -lcublas) define: their symbols need no version (the
+  // driver's cuTensorMapEncodeTiled has none).
+  const std::set<std::string> linked = symbols_of_needed_libraries(library);
+  std::erase_if(missing, [&](const std::string& name) { return linked.contains(name); });
   if (missing.empty()) return std::nullopt;
   const std::string launcher = function_name(signature);
   for (const std::string& name : missing) {

@@ -1,6 +1,7 @@
 #include "pipelines/sim_cross_check.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "compile/child_build.hpp"
 #include "run/child_runner.hpp"
@@ -10,7 +11,10 @@
 namespace puzzle::cli {
 namespace {
 
-constexpr size_t kCasesCrossChecked = 2;  // a tail-free and a ragged shape, in the puzzles' case lists
+// The second case cross-checked is the largest with at most this many input elements: several tiles and
+// ragged tails, so that a race between tiles shows (puzzle 9's missing end-of-tile barrier passed on an
+// H200 and on the simulator's two smallest cases, one key tile each), in a second or two of simulation.
+constexpr int64_t kSecondCaseElements = int64_t{1} << 17;
 constexpr auto kCaseTimeout = std::chrono::seconds(20);
 
 int64_t input_elements(const PuzzleSpec& puzzle, const TestCase& test) {
@@ -61,10 +65,16 @@ std::vector<int> cross_check_cases(const PuzzleSpec& puzzle, const std::vector<i
   for (int i : wanted) {
     if (puzzle.cases[i].sim) cases.push_back(i);
   }
-  std::stable_sort(cases.begin(), cases.end(), [&](int a, int b) {
-    return input_elements(puzzle, puzzle.cases[a]) < input_elements(puzzle, puzzle.cases[b]);
-  });
-  if (cases.size() > kCasesCrossChecked) cases.resize(kCasesCrossChecked);
+  if (cases.empty()) return cases;
+  const auto size = [&](int i) { return input_elements(puzzle, puzzle.cases[i]); };
+  const int smallest =
+      *std::min_element(cases.begin(), cases.end(), [&](int a, int b) { return size(a) < size(b); });
+  std::optional<int> second;
+  for (int i : cases) {
+    if (i != smallest && size(i) <= kSecondCaseElements && (!second || size(i) > size(*second))) second = i;
+  }
+  cases = {smallest};
+  if (second) cases.push_back(*second);
   std::sort(cases.begin(), cases.end());  // the child runs them in order
   return cases;
 }

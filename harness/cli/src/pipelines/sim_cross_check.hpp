@@ -26,7 +26,8 @@ struct SimCrossCheck {
   std::string skipped;  // why it did not run (a feature the simulator lacks), or empty
 };
 
-// The cases it runs: of `wanted` (indices into the puzzle's cases), the two smallest the simulator runs.
+// The cases it runs, of `wanted` (indices into the puzzle's cases) that the simulator runs: the smallest,
+// and the largest of at most 131072 input elements (several tiles, ragged tails).
 std::vector<int> cross_check_cases(const PuzzleSpec& puzzle, const std::vector<int>& wanted);
 
 // Builds the simulator child and runs `cases` on another thread; empty when there is no simulator.
