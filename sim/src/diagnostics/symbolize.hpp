@@ -22,8 +22,8 @@ struct CodeModule {
 void set_learner_code(const void* address);
 const CodeModule& learner_code();
 
-// One addr2line run for the whole batch. For a PC inside inlined code, the innermost frame that is
-// not in the simulator's own headers or the standard library: the learner's line.
+// One addr2line run for the PCs this process has not looked up before. For a PC inside inlined code, the
+// innermost frame that is not in the simulator's own headers or the standard library: the learner's line.
 std::vector<SourceLine> symbolize(const std::vector<uintptr_t>& pcs);
 
 }  // namespace sim
