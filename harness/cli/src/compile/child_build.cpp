@@ -15,6 +15,7 @@
 #include "compile/cuda_front_end.hpp"
 #include "compile/link_errors.hpp"
 #include "compile/object_check.hpp"
+#include "compile/puzzle_parts.hpp"
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
@@ -263,6 +264,7 @@ bool build_in_progress(const fs::path& dir) {
 
 std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                       Backend backend) {
+  build_missing_puzzle_parts(config, puzzle.id);
   std::vector<fs::path> libraries = child_libraries(config, backend, puzzle.id);
   libraries.push_back(glue_library(config, puzzle.id));
   return cache_key(config, source, backend, libraries);
@@ -278,6 +280,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
     require_tool(config.nvcc, "CUDA compiler (nvcc)");
   }
   require_tool(config.cxx, "C++ compiler");
+  build_missing_puzzle_parts(config, puzzle.id);
   const auto libraries = child_libraries(config, backend, puzzle.id);
 
   ChildBuild build;

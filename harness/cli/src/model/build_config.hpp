@@ -15,6 +15,8 @@ struct BuildConfig {
   std::filesystem::path sim_pch_dir;  // cuda_runtime.h (including sim_include_dir's) and its .gch
   std::vector<std::string> sim_kernel_flags;
   std::filesystem::path cxx;
+  std::filesystem::path
+      cmake;  // builds a puzzle's own libraries on its first check (compile/puzzle_parts.hpp)
   std::map<std::string, std::filesystem::path>
       libraries;  // target name -> static library file (+ sim_translate)
   std::map<int, std::filesystem::path> entry_libraries;  // puzzle id -> libpuzzle_entry_NN.a
