@@ -23,13 +23,16 @@ struct LaunchConfig {
 
 using KernelBody = void (*)(const void* closure);
 
-void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody body, const void* closure);
+// `closure` holds the kernel's arguments (`closure_bytes` of them), which every simulated thread reads.
+void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody body, const void* closure,
+                   size_t closure_bytes);
 
 template <class F>
 void launch(const LaunchConfig& config, const char* kernel, F&& body) {
   using Closure = std::remove_reference_t<F>;
   launch_kernel(
-      config, kernel, [](const void* closure) { (*static_cast<const Closure*>(closure))(); }, &body);
+      config, kernel, [](const void* closure) { (*static_cast<const Closure*>(closure))(); }, &body,
+      sizeof(Closure));
 }
 
 }  // namespace sim
