@@ -1,11 +1,12 @@
 // expect: failed
 // expect-sim-diagnosis: no_device_work
-// expect-sim-message: refused: line 33 of forge_relay_device_variable_direct.cu: read of 4 bytes at
-// staged\[0\] in host code: staged is a __device__ variable expect-sim-cases: 1x1 Forgery: the relay through
-// __device__ variables that host code reads and writes directly, with no copy: a kernel copies x into
-// `staged`, host code computes the softmax of `staged` into `answer`, and a kernel copies `answer` into y. On
-// a GPU host code reaches only its own copies of the two arrays (zeros, then what it wrote), so the kernels
-// never see the answer: y is wrong. The simulator refuses host code's reads of `staged`.
+// expect-sim-message: refused: line 33 of .*: read of 4 bytes at staged\[0\] in host code
+// expect-sim-cases: 1x1
+// Forgery: the relay through __device__ variables that host code reads and writes directly, with no
+// copy: a kernel copies x into `staged`, host code computes the softmax of `staged` into `answer`, and a
+// kernel copies `answer` into y. On a GPU host code reaches only its own copies of the two arrays (zeros,
+// then what it wrote), so the kernels never see the answer: y is wrong. The simulator refuses host
+// code's reads of `staged`.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // expect: failed
 // expect-sim-diagnosis: no_device_work
-// expect-sim-message: refused: line 35 of forge_relay_device_variable_memcpy.cu: read of [0-9]+ bytes at staged\[0\] in host code
+// expect-sim-message: refused: line 35 of .*: read of [0-9]+ bytes at staged\[0\] in host code
 // expect-sim-cases: 1x1
 // Forgery: the relay through a __device__ array that host code copies with std::memcpy, a call into the C
 // library rather than loads and stores of its own: a kernel copies x into `staged`, host code copies it
