@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend.hpp"
@@ -75,10 +76,13 @@ void end_launcher(protocol::CaseRecord& record) {
   record.kernel_launches = std::count_if(report.launches.begin(), report.launches.end(),
                                          [](const sim::harness::LaunchRecord& l) { return l.error.empty(); });
   record.sim = to_json(report);
-  // The findings that say the outputs are not the kernels' work refuse the case as on the GPU.
+  // The findings that say the outputs are not the kernels' work, or that data left the device (host
+  // code reading device memory, a kernel reaching host memory), refuse the case as on the GPU.
+  static constexpr std::string_view kRefusing[] = {"host_data_in_output", "copy_to_host",
+                                                   "unfinished_stream_work", "host_access_to_device",
+                                                   "kernel_access_to_host"};
   for (const sim::harness::Finding& f : report.findings) {
-    if (f.kind != "host_data_in_output" && f.kind != "copy_to_host" && f.kind != "unfinished_stream_work")
-      continue;
+    if (std::find(std::begin(kRefusing), std::end(kRefusing), f.kind) == std::end(kRefusing)) continue;
     const std::string where = f.line > 0 ? "line " + std::to_string(f.line) + " of " +
                                                std::filesystem::path(f.file).filename().string() + ": "
                                          : "";

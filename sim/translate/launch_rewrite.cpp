@@ -1,6 +1,9 @@
 #include "launch_rewrite.hpp"
 
+#include <cctype>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sim::translate {
 namespace {
@@ -70,6 +73,44 @@ std::optional<size_t> configuration_end(const Rewriter& rw, size_t open) {
   return std::nullopt;
 }
 
+// The kernel arguments between the parentheses at `open` and `close`, split at their top-level commas
+// (a comma in a template argument list splits too: only whole arguments below are looked at).
+std::vector<std::pair<size_t, size_t>> argument_tokens(const Rewriter& rw, size_t open, size_t close) {
+  std::vector<std::pair<size_t, size_t>> arguments;
+  size_t first = open + 1;
+  for (size_t i = open + 1; i < close; ++i) {
+    const Token& t = rw.token(i);
+    if (t.is("(") || t.is("[") || t.is("{")) {
+      i = rw.matching_close(i).value_or(close - 1);
+    } else if (t.is(",")) {
+      arguments.emplace_back(first, i);
+      first = i + 1;
+    }
+  }
+  if (first < close) arguments.emplace_back(first, close);
+  return arguments;
+}
+
+// The arguments as ::sim::launch_with_arguments takes them, evaluated once: a lone `0` or `NULL` (a null
+// pointer to CUDA as much as a zero) becomes ::sim::zero_argument, which converts to either. nullopt when
+// an argument is a braced list, which has no type of its own: then each simulated thread evaluates them.
+std::optional<std::string> evaluated_once(const Rewriter& rw, size_t open, size_t close) {
+  std::string text;
+  for (auto [first, last] : argument_tokens(rw, open, close)) {
+    if (rw.token(first).is("{")) return std::nullopt;
+    // From after the `(` or `,` before it to its `,` or `)`: the spacing, line breaks and comments stay.
+    const size_t begin = rw.token(first - 1).end(), end = rw.token(last).offset;
+    std::string spelled(rw.source_text(begin, end));
+    const Token& only = rw.token(first);
+    if (last == first + 1 && (only.is("0") || only.is("NULL")))
+      spelled.replace(only.offset - begin, only.text.size(), "::sim::zero_argument");
+    text += text.empty() && !spelled.empty() && !std::isspace(static_cast<unsigned char>(spelled[0])) ? ", "
+                                                                                                      : ",";
+    text += spelled;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::optional<size_t> rewrite_launch(Rewriter& rw, size_t open) {
@@ -99,14 +140,17 @@ std::optional<size_t> rewrite_launch(Rewriter& rw, size_t open) {
   const size_t begin = rw.token(*start).offset;
   const size_t end = rw.token(*args_end).end();
   const std::string kernel = rw.spell(*start, open);
-  std::string code = "::sim::launch(::sim::LaunchConfig(";
+  const std::optional<std::string> arguments = evaluated_once(rw, args, *args_end);
+  std::string code =
+      arguments ? "::sim::launch_with_arguments(::sim::LaunchConfig(" : "::sim::launch(::sim::LaunchConfig(";
   code += rw.line_breaks(begin, open_token.offset);
   code += rw.source_text(open_token.end(), close_token.offset);
-  code += "), " + quoted(kernel) + ", [=]() { ";
+  code += "), " + quoted(kernel) + ", [=](";
+  code += arguments ? "const auto&... sim_args) { " : ") { ";
   code += rw.line_breaks(close_token.end(), rw.token(args).offset);
   code += kernel;
-  code += rw.source_text(rw.token(args).offset, end);
-  code += "; })";
+  code += arguments ? "(sim_args...); }" + *arguments + ")"
+                    : std::string(rw.source_text(rw.token(args).offset, end)) + "; })";
   rw.replace(begin, end, std::move(code));
   return *args_end + 1;
 }

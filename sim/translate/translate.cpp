@@ -1,6 +1,7 @@
 #include "translate.hpp"
 
 #include "asm_rewrite.hpp"
+#include "device_variable_rewrite.hpp"
 #include "launch_rewrite.hpp"
 #include "rewriter.hpp"
 #include "scope_tracker.hpp"
@@ -57,6 +58,9 @@ TranslateResult translate_cuda(std::string_view source, std::string_view path) {
       rw.error(t, "__shared__ in a macro is not supported by the simulator: declare the variable directly");
     } else if (t.is("__shared__") && t.directive == 0) {
       next = rewrite_shared(rw, i, scope.at_namespace_scope());
+    } else if ((t.is("__device__") || t.is("__constant__")) && t.directive == 0 &&
+               scope.at_namespace_scope()) {
+      next = rewrite_device_variable(rw, i);
     } else if ((t.is("{") || t.is("}")) && t.directive == 0) {
       scope.on_brace(rw, i);
     }

@@ -73,7 +73,8 @@ void runner_copy(void* dst, const void* src, size_t bytes);
 // finding (unfinished_stream_work): a GPU would still be running it when the harness reads the outputs.
 void launcher_returned();
 // The learner's code is the shared object that holds `launcher`: findings and crashes name its lines, and
-// from now on every copy from the device to the host is refused (copy_to_host).
+// from now on every copy from the device to the host is refused (copy_to_host), and so is a kernel's access
+// to host memory (kernel_access_to_host).
 void learner_code_loaded(const void* launcher);
 void begin_launcher();  // clears findings, traffic and launch log; new allocations count as scratch
 Report end_launcher();  // what happened since begin_launcher, symbolized

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <source_location>
+#include <type_traits>
 
 #include "driver_types.h"
 
@@ -33,12 +34,21 @@ cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int /*flags*/ = 0) {
 
 namespace sim::memory {
 // A __constant__ or __device__ variable is an ordinary object in the simulator: the "symbol" is the
-// object itself, and its size bounds the copy.
+// object itself, and its size bounds the copy. sim/translate registers each one, so that kernels may read
+// and write it and host code that names it is a finding. Returns true.
+bool register_device_variable(const void* variable, size_t bytes, const char* name, bool writable);
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
                            cudaMemcpyKind kind, std::source_location where);
 cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset,
                              cudaMemcpyKind kind, std::source_location where);
 }  // namespace sim::memory
+
+namespace sim {
+template <class T>
+bool register_device_variable(T& variable, const char* name) {
+  return memory::register_device_variable(&variable, sizeof(T), name, !std::is_const_v<T>);
+}
+}  // namespace sim
 
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count = sizeof(T), size_t offset = 0,

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "memory/access.hpp"
+
 namespace sim {
 namespace {
 
@@ -28,11 +30,15 @@ StackPool::StackPool() {
   region_ = static_cast<char*>(region);
   const auto lo = reinterpret_cast<uintptr_t>(region_);
   this_thread_stacks = {lo, lo + bytes};
+  memory::host_thread_access.stacks_lo = lo;
+  memory::host_thread_access.stacks_size = bytes;
 }
 
 StackPool::~StackPool() {
   munmap(region_, kSlotBytes * kMaxStacks);
   this_thread_stacks = {};
+  memory::host_thread_access.stacks_lo = 0;
+  memory::host_thread_access.stacks_size = 0;
 }
 
 void* StackPool::stack(unsigned i) {

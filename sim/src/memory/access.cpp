@@ -2,6 +2,9 @@
 // and the cache's counts added to their allocations.
 #include "memory/access.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -10,6 +13,7 @@
 #include "diagnostics/store.hpp"
 #include "memory/checker.hpp"
 #include "memory/describe.hpp"
+#include "memory/device_variables.hpp"
 
 namespace sim::memory {
 
@@ -18,6 +22,9 @@ constinit thread_local HostThreadAccess host_thread_access;
 namespace {
 
 constinit std::atomic<cudaError_t> first_fault{cudaSuccess};
+// Set before a launch's blocks start and read while they run (the host thread pool orders the two).
+constinit AddressRange launch_parameters{};
+constinit std::atomic<bool> host_memory_refused{false};
 
 const char* out_of_bounds_kind(Access kind) {
   return kind == Access::read ? "global_oob_read" : "global_oob_write";
@@ -42,6 +49,30 @@ std::string device_element(const Allocation* allocation, uintptr_t address, size
       access_words(kind, bytes) + " at " + device_element(device_heap.find(address), address, bytes) +
           " in host code: device memory cannot be dereferenced on the host (a GPU program would crash); copy "
           "it with cudaMemcpy");
+}
+
+[[gnu::cold, gnu::noinline]] void report_host_variable_access(const DeviceVariable& variable,
+                                                              uintptr_t address, size_t bytes, Access kind,
+                                                              Where where) {
+  if (count_repeat("host_access_to_device", where)) return;
+  report(
+      Severity::error, "host_access_to_device", where,
+      access_words(kind, bytes) + " at " + element_at(variable.name, variable.lo, address, bytes) +
+          " in host code: " + variable.name +
+          " is a __device__ variable, and host code that names one reaches only a host copy of it on a GPU, "
+          "never what kernels wrote: no data leaves the device in a launcher");
+}
+
+[[gnu::cold, gnu::noinline]] void report_kernel_host_access(uintptr_t address, size_t bytes, Access kind,
+                                                            Where where) {
+  if (count_repeat("kernel_access_to_host", where)) return;
+  char hex[40];
+  std::snprintf(hex, sizeof hex, "0x%lx", static_cast<unsigned long>(address));
+  report(Severity::error, "kernel_access_to_host", where,
+         "kernel " + access_words(kind, bytes) + " at host address " + hex +
+             ", which is host memory (not from cudaMalloc, not a __device__ variable, not the thread's own "
+             "local): a GPU cannot reach it and stops the kernel with cudaErrorIllegalAddress, and no data "
+             "leaves the device in a launcher; the simulator stopped this block");
 }
 
 [[gnu::cold, gnu::noinline]] void report_misaligned(uintptr_t address, size_t bytes, Access kind,
@@ -134,6 +165,36 @@ void check_device_access(uintptr_t address, size_t bytes, Access kind, bool must
     return report_outside(*allocation, address, bytes, kind, where);
   cache_and_count(*allocation, address, bytes, kind);
   track_global_access(*allocation, address, bytes, kind, strong, where);
+}
+
+// Whether the page of `address` is mapped: an address that is not (a null pointer's neighbourhood) faults,
+// and the crash handler names it better (the failed cudaMalloc that left the pointer null).
+bool mapped(uintptr_t address) {
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  unsigned char resident = 0;
+  return mincore(reinterpret_cast<void*>(address & ~(page - 1)), 1, &resident) == 0;
+}
+
+void check_outside_device(uintptr_t address, size_t bytes, Access kind, const Where& where) {
+  if (!host_memory_refused.load(std::memory_order_relaxed)) return;
+  const DeviceVariable* variable = device_variable_at(address);
+  if (!current_thread()) {
+    if (variable && variable->writable) report_host_variable_access(*variable, address, bytes, kind, where);
+    return;
+  }
+  if (variable || launch_parameters.contains(address, bytes) || !mapped(address)) return;
+  report_kernel_host_access(address, bytes, kind, where);
+  note_kernel_fault(cudaErrorIllegalAddress);
+  stop_running_block();
+}
+
+void set_launch_parameters(const void* closure, size_t bytes) {
+  const auto lo = reinterpret_cast<uintptr_t>(closure);
+  launch_parameters = {lo, lo + bytes};
+}
+
+void refuse_host_memory_in_kernels() {
+  host_memory_refused.store(true, std::memory_order_relaxed);
 }
 
 WatchedAccessHandler watched_access_handler = nullptr;

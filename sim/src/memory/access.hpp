@@ -34,6 +34,10 @@ struct HostThreadAccess {
   uintptr_t last_access_pc = 0;
   // Off while cp.async copies land: they are not instructions of a warp, so no bank wavefronts.
   bool counting_banks = true;
+  // This host thread's fiber stacks (execution/stack_pool.hpp): the simulated threads' local variables,
+  // which a kernel may reach through pointers; empty until its first block.
+  uintptr_t stacks_lo = 0;
+  size_t stacks_size = 0;
 };
 
 extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_model("initial-exec")]];
@@ -50,6 +54,17 @@ void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
 // A cp.async issued into shared bytes writes them from then on: checked for races as a write of the
 // issuing thread now (another warp still reading them in this barrier interval is a race).
 void check_copy_issue(uintptr_t address, size_t bytes, const Where& where);
+
+// An access to host memory (not the device arena, shared memory or a fiber stack). Once
+// refuse_host_memory_in_kernels was called: in a kernel, unless the bytes are a __device__ variable or
+// the launch's parameters, a GPU stops the kernel there (reported, and the block stopped); in host code,
+// a writable __device__ variable is a finding (a GPU's host code reaches only a host copy of it).
+[[gnu::noinline]] void check_outside_device(uintptr_t address, size_t bytes, Access kind, const Where& where);
+// The running launch's parameters: its closure of kernel arguments, which every simulated thread reads.
+void set_launch_parameters(const void* closure, size_t bytes);
+// From now on, in this process: a graded run, whose kernels may reach no host memory. Not before: in a
+// program of the simulator's own (its tests) its runtime may run instrumented library code on a fiber.
+void refuse_host_memory_in_kernels();
 
 // The running thread's access to its own watched registers (core/context.hpp, WatchedRange): handed to
 // whoever watches them (the wgmma accumulators' owner sets it).
@@ -80,6 +95,8 @@ extern WatchedAccessHandler watched_access_handler;
     check_shared_access(address, bytes, kind, must_align, where);
   } else if (address - detail::current_watched.lo < detail::current_watched.size) {
     check_watched_access(address, bytes, kind, where);
+  } else if (address - local.stacks_lo >= local.stacks_size) {
+    check_outside_device(address, bytes, kind, where);
   }
 }
 

@@ -3,6 +3,7 @@
 // symbol g++ emits for plain C++ is defined, so linking never needs libtsan. Atomic operations
 // that the compiler routes here are performed (sequentially consistent); the simulator's own
 // atomics report to the checker through memory::on_atomic.
+#include <cstring>
 #include <mutex>
 
 #include "memory/access.hpp"
@@ -182,6 +183,28 @@ SIM_TSAN_ATOMICS(32, int)
 SIM_TSAN_ATOMICS(64, long)
 SIM_TSAN_ATOMICS(128, __int128)
 #undef SIM_TSAN_ATOMICS
+
+// The C library's copies, which the learner's shared object calls through --wrap
+// (harness/cli/src/compile/build_commands.cpp): their loads and stores are not instrumented code, so
+// their ranges are checked here, as a kernel's or host code's accesses.
+void* __wrap_memcpy(void* dst, const void* src, size_t bytes) {
+  if (bytes) {
+    access(const_cast<void*>(src), bytes, Access::read, false, __builtin_return_address(0));
+    access(dst, bytes, Access::write, false, __builtin_return_address(0));
+  }
+  return std::memcpy(dst, src, bytes);
+}
+void* __wrap_memmove(void* dst, const void* src, size_t bytes) {
+  if (bytes) {
+    access(const_cast<void*>(src), bytes, Access::read, false, __builtin_return_address(0));
+    access(dst, bytes, Access::write, false, __builtin_return_address(0));
+  }
+  return std::memmove(dst, src, bytes);
+}
+void* __wrap_memset(void* dst, int value, size_t bytes) {
+  if (bytes) access(dst, bytes, Access::write, false, __builtin_return_address(0));
+  return std::memset(dst, value, bytes);
+}
 
 void __tsan_atomic_thread_fence(int) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);

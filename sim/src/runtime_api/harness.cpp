@@ -7,6 +7,7 @@
 
 #include "diagnostics/store.hpp"
 #include "diagnostics/symbolize.hpp"
+#include "memory/access.hpp"
 #include "memory/banks.hpp"
 #include "memory/heap.hpp"
 #include "memory/traffic.hpp"
@@ -73,6 +74,7 @@ void runner_copy(void* dst, const void* src, size_t bytes) {
 void learner_code_loaded(const void* launcher) {
   set_learner_code(launcher);
   refuse_copies_to_host();
+  memory::refuse_host_memory_in_kernels();
 }
 
 void launcher_returned() {

@@ -88,7 +88,8 @@ void refuse(const LaunchInfo& launch, harness::LaunchRecord record, cudaError_t 
 
 }  // namespace
 
-void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody body, const void* closure) {
+void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody body, const void* closure,
+                   size_t closure_bytes) {
   install_crash_handlers();  // done before main already; calling it here links the handlers in
   const LaunchInfo launch{kernel, config.grid, config.block, config.shared, config.where};
   harness::LaunchRecord record = launch_record(launch);
@@ -104,6 +105,7 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
     return;
   }
   memory::begin_launch();
+  memory::set_launch_parameters(closure, closure_bytes);
   Grid grid{&launch, limit, body, closure, uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z};
   const unsigned participants =
       static_cast<unsigned>(std::min<uint64_t>(grid.blocks, HostThreadPool::instance().size()));

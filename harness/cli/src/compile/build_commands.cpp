@@ -111,8 +111,14 @@ constexpr const char* kGlueSymbol = "--undefined=puzzle_launcher_address";
 
 CommandLine sim_library_command(const BuildConfig& config, const std::filesystem::path& object,
                                 const std::filesystem::path& glue, const std::filesystem::path& library) {
-  return {config.cxx.string(), "-shared",       "-o",
-          library.string(),    object.string(), std::string("-Wl,") + kGlueSymbol,
+  // The C library's copies reach the simulator's checks (sim/src/memory/tsan_abi.cpp) before they copy.
+  return {config.cxx.string(),
+          "-shared",
+          "-o",
+          library.string(),
+          object.string(),
+          std::string("-Wl,") + kGlueSymbol,
+          "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset",
           glue.string()};
 }
 
