@@ -5,6 +5,7 @@
 #include "rewriter.hpp"
 #include "scope_tracker.hpp"
 #include "shared_rewrite.hpp"
+#include "work_count_rewrite.hpp"
 
 namespace sim {
 
@@ -30,8 +31,12 @@ TranslateResult translate_cuda(std::string_view source, std::string_view path) {
   translate::Rewriter rw(source, path);
   translate::ScopeTracker scope;
   std::string_view directive;  // name of the directive being read, empty in ordinary code
+  const std::map<size_t, std::string> work_counts = translate::plan_work_counts(rw);
   for (size_t i = 0; i < rw.size();) {
     const translate::Token& t = rw.token(i);
+    // After token i, unless a rewrite covered it: a count_work call (the speed estimate's).
+    if (const auto count = work_counts.find(i); count != work_counts.end() && t.offset >= rw.edited_end())
+      rw.replace(t.end(), t.end(), count->second);
     const bool starts_directive = t.directive != 0 && (i == 0 || rw.token(i - 1).directive != t.directive);
     if (starts_directive) {
       directive = rw.in_region(i + 1, t) ? rw.token(i + 1).text : "";

@@ -1,0 +1,41 @@
+#include "runtime_api/work_counting.hpp"
+
+#include "core/work_counters.hpp"
+#include "sim/work.h"
+
+void sim::count_work_at_runtime(unsigned operators) {
+  work::count(work::Kind::ops, operators);
+}
+
+// Weak: a program linked without the --wrap flags never calls these, and needs no __real_ symbols.
+#define SIM_COUNTED_MATH(T, NAME, PARAMS, ARGS)            \
+  extern "C" T __real_##NAME PARAMS __attribute__((weak)); \
+  extern "C" T __wrap_##NAME PARAMS {                      \
+    sim::work::count(sim::work::Kind::special);            \
+    return __real_##NAME ARGS;                             \
+  }
+#define SIM_COUNTED_UNARY(T, NAME) SIM_COUNTED_MATH(T, NAME, (T x), (x))
+#define SIM_COUNTED_BINARY(T, NAME) SIM_COUNTED_MATH(T, NAME, (T x, T y), (x, y))
+
+SIM_COUNTED_UNARY(float, expf)
+SIM_COUNTED_UNARY(float, exp2f)
+SIM_COUNTED_UNARY(float, logf)
+SIM_COUNTED_UNARY(float, log2f)
+SIM_COUNTED_UNARY(float, log10f)
+SIM_COUNTED_BINARY(float, powf)
+SIM_COUNTED_UNARY(float, sinf)
+SIM_COUNTED_UNARY(float, cosf)
+SIM_COUNTED_UNARY(float, tanf)
+SIM_COUNTED_UNARY(float, tanhf)
+SIM_COUNTED_UNARY(float, erff)
+SIM_COUNTED_UNARY(float, expm1f)
+SIM_COUNTED_UNARY(float, log1pf)
+SIM_COUNTED_BINARY(float, atan2f)
+SIM_COUNTED_UNARY(double, exp)
+SIM_COUNTED_UNARY(double, exp2)
+SIM_COUNTED_UNARY(double, log)
+SIM_COUNTED_UNARY(double, log2)
+SIM_COUNTED_BINARY(double, pow)
+SIM_COUNTED_UNARY(double, sin)
+SIM_COUNTED_UNARY(double, cos)
+SIM_COUNTED_UNARY(double, tanh)
