@@ -7,19 +7,16 @@ namespace puzzle::perf {
 namespace {
 
 constexpr double kSector = 32;
-// Constants of the model (docs/simulator.md, "Speed"): the share of L2 that holds reused data (the
-// H100's L2 is two partitions of 25 MB, and streaming data passes through it too), and the latencies of
-// a load served by L1, L2 and DRAM in SM clocks, from published microbenchmarks of Hopper.
-constexpr double kUsableL2 = 0.6;
-constexpr double kL1Latency = 35, kL2Latency = 270, kDramLatency = 900;
-
 }  // namespace
 
 MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const Occupancy& occupancy,
-                             double concurrent_blocks) {
+                             double concurrent_blocks, const ModelConstants& k) {
   const double scale = work.scale();
   const double l1_bytes = std::max(gpu.l1_shared_bytes - occupancy.shared_per_sm, 16.0 * 1024);
-  const double l2_bytes = gpu.l2_bytes * kUsableL2;
+  const double l2_bytes = gpu.l2_bytes * k.usable_l2;
+  const double first_bytes = work.first_load_sectors * scale * kSector;  // the blocks' own footprints, summed
+  const double sharing = work.footprint_load_bytes > 0 ? std::max(1.0, first_bytes / work.footprint_load_bytes) : 1;
+  const double working_sets = std::max(1.0, concurrent_blocks / std::min(sharing, concurrent_blocks));
   MemoryTraffic t;
   double reused_from_dram = 0;
   for (size_t bin = 0; bin < work.load_reuse.size(); ++bin) {
@@ -29,17 +26,16 @@ MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const O
     const double distance = bin == 0 ? 0 : std::exp2(bin - 0.5) * kSector;
     if (distance * occupancy.blocks_per_sm < l1_bytes) {
       t.l1_hits += sectors;
-    } else if (distance * concurrent_blocks < l2_bytes) {
+    } else if (distance * working_sets < l2_bytes) {
       t.l2_hits += sectors;
     } else {
       reused_from_dram += sectors;
     }
   }
   // Sectors new to their block: the footprint comes from DRAM once; the rest another block loaded.
-  const double footprint = work.footprint_load_bytes + work.footprint_store_bytes;
-  const double shared_by_blocks =
-      std::max(0.0, work.first_load_sectors * scale * kSector - work.footprint_load_bytes);
-  const double shared_hit = footprint <= l2_bytes ? 1.0 : l2_bytes / footprint;
+  const double shared_by_blocks = std::max(0.0, first_bytes - work.footprint_load_bytes);
+  const double together = first_bytes / std::max<double>(work.blocks(), 1) * working_sets;
+  const double shared_hit = together <= l2_bytes ? 1.0 : l2_bytes / together;
   t.l2_hits += shared_by_blocks * shared_hit / kSector;
   const double first_from_dram =
       work.footprint_load_bytes / kSector + shared_by_blocks * (1 - shared_hit) / kSector;
@@ -49,7 +45,7 @@ MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const O
   const double loads = t.l1_hits + t.l2_hits + t.dram_loads;
   t.l2_bytes = (loads - t.l1_hits + work.store_sectors * scale) * kSector;
   t.load_latency_cycles =
-      loads > 0 ? (t.l1_hits * kL1Latency + t.l2_hits * kL2Latency + t.dram_loads * kDramLatency) / loads : 0;
+      loads > 0 ? (t.l1_hits * k.l1_latency + t.l2_hits * k.l2_latency + t.dram_loads * k.dram_latency) / loads : 0;
   return t;
 }
 

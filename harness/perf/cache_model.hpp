@@ -1,11 +1,14 @@
 // Where a launch's loads are served from (L1, L2 or DRAM) and what moves between DRAM, L2 and the SMs,
 // from the simulator's reuse distances: a sector touched again by its block after `d` other sectors stays
 // in L1 while d times the blocks an SM holds fits in the L1 left beside shared memory, and in L2 while d
-// times the blocks running at once fits in L2. Sectors new to their block that another block loaded
-// before are L2 hits while the launch's whole footprint fits in L2, and partly hits beyond.
+// times the distinct working sets of the blocks running at once fits in L2. Blocks share data (attention's
+// keys, a product's panels): `sharing`, the blocks that load each byte on average, divides the blocks
+// running at once into that many fewer working sets (blocks that share data run near one another in launch
+// order). Sectors new to their block that another block loaded are L2 hits while those working sets fit.
 #pragma once
 #include "gpu_table.hpp"
 #include "launch_work.hpp"
+#include "model_constants.hpp"
 #include "occupancy.hpp"
 
 namespace puzzle::perf {
@@ -19,6 +22,6 @@ struct MemoryTraffic {
 };
 
 MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const Occupancy& occupancy,
-                             double concurrent_blocks);
+                             double concurrent_blocks, const ModelConstants& constants);
 
 }  // namespace puzzle::perf

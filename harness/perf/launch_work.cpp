@@ -13,6 +13,7 @@ std::array<double, N> doubles(const nlohmann::json& j) {
 LaunchWork from_json(const nlohmann::json& j) {
   LaunchWork w;
   w.kernel = j.value("kernel", "");
+  w.function = j.value("function", "");
   for (size_t i = 0; i < 3; ++i) {
     w.grid[i] = j.at("grid").at(i).get<uint64_t>();
     w.block[i] = j.at("block").at(i).get<uint64_t>();
@@ -27,6 +28,9 @@ LaunchWork from_json(const nlohmann::json& j) {
   w.load_sectors = j.value("load_sectors", 0.0);
   w.store_sectors = j.value("store_sectors", 0.0);
   w.lines = j.value("lines", 0.0);
+  w.load_bytes = j.value("load_bytes", 0.0);
+  w.store_bytes = j.value("store_bytes", 0.0);
+  w.waits_for_blocks = j.value("waits_for_blocks", false);
   for (const auto& n : j.value("load_reuse", nlohmann::json::array()))
     w.load_reuse.push_back(n.get<double>());
   w.first_load_sectors = j.value("first_load_sectors", 0.0);

@@ -10,17 +10,20 @@
 namespace puzzle::perf {
 
 // The kinds of work, in the simulator's order (sim/src/core/work_counters.hpp).
-enum class Work : size_t { ops, special, global, shared, collective, barrier, tensor, tensor_flops };
-inline constexpr size_t kWorkKinds = 8;
+enum class Work : size_t { ops, special, global, shared, collective, barrier, tensor, tensor_flops, indexes };
+inline constexpr size_t kWorkKinds = 9;
 
 struct LaunchWork {
-  std::string kernel;  // as written at the launch, e.g. "attention_kernel<64, true>"
+  std::string kernel;    // as written at the launch, e.g. "attention_kernel<64, true>" or "kernel"
+  std::string function;  // the function it ran, as addr2line names it (the parent adds it), or empty
   std::array<uint64_t, 3> grid{}, block{};
   uint64_t shared_bytes = 0;  // static + dynamic, per block
   uint64_t blocks_simulated = 0;
   bool cut_short = false;
   std::array<double, kWorkKinds> per_warp{}, longest_thread{};
   double load_requests = 0, store_requests = 0, load_sectors = 0, store_sectors = 0, lines = 0;
+  double load_bytes = 0, store_bytes = 0;  // asked for by the lanes
+  bool waits_for_blocks = false;           // blocks poll for one another: the counts may be high
   std::vector<double> load_reuse;  // by std::bit_width of the reuse distance in 32-byte sectors
   double first_load_sectors = 0, first_store_sectors = 0;
   double footprint_load_bytes = 0, footprint_store_bytes = 0;  // already of the whole grid

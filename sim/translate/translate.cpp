@@ -25,13 +25,14 @@ bool unmodelled_library(const translate::Rewriter& rw, size_t include) {
 
 }  // namespace
 
-TranslateResult translate_cuda(std::string_view source, std::string_view path) {
+TranslateResult translate_cuda(std::string_view source, std::string_view path, bool count_work) {
   // A UTF-8 byte-order mark (some editors save one) is no part of the code: nvcc skips it too.
   if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
   translate::Rewriter rw(source, path);
   translate::ScopeTracker scope;
   std::string_view directive;  // name of the directive being read, empty in ordinary code
-  const std::map<size_t, std::string> work_counts = translate::plan_work_counts(rw);
+  const std::map<size_t, std::string> work_counts =
+      count_work ? translate::plan_work_counts(rw) : std::map<size_t, std::string>{};
   for (size_t i = 0; i < rw.size();) {
     const translate::Token& t = rw.token(i);
     // After token i, unless a rewrite covered it: a count_work call (the speed estimate's).

@@ -9,15 +9,20 @@
 namespace sim::translate {
 namespace {
 
-// What a GPU executes an instruction or so for: arithmetic, comparisons, logic, and indexing (an
-// address computation). Function calls count where they are defined; math library calls are counted
-// by the simulator (sim/src/runtime_api/math_counting.hpp).
-bool is_operator(const Token& t) {
-  static constexpr std::array<std::string_view, 34> kOperators = {
-      "+",  "-",  "*",  "/", "%", "++", "--", "+=", "-=", "*=", "/=",  "%=",  "<",  ">",  "<=", ">=", "==",
-      "!=", "&&", "||", "!", "&", "|",  "^",  "~",  "<<", ">>", "<<=", ">>=", "&=", "|=", "^=", "?",  "["};
-  return t.kind == TokenKind::Punctuator && t.directive == 0 &&
-         std::find(kOperators.begin(), kOperators.end(), t.text) != kOperators.end();
+// What a GPU executes an instruction for: arithmetic, comparisons and logic. Indexing counts apart (an
+// unrolled register tile's is free, but an array nvcc keeps in local memory costs a load or store per
+// index), and loop headers not at all (a GPU unrolls most of them); function calls count where they are
+// defined, and math library calls are counted by the simulator (sim/src/runtime_api/work_counting.cpp).
+enum class Op { none, multiply, add, other, index };
+Op operator_kind(const Token& t) {
+  static constexpr std::array<std::string_view, 28> kOthers = {
+      "/", "%", "++", "--", "*=", "/=", "%=", "<",   "<=",  ">=", "==", "!=", "&&", "||",
+      "!", "&", "|",  "^",  "~",  "<<", ">>", "<<=", ">>=", "&=", "|=", "^=", "?",  ">"};
+  if (t.kind != TokenKind::Punctuator || t.directive != 0) return Op::none;
+  if (t.is("*")) return Op::multiply;
+  if (t.is("[")) return Op::index;
+  if (t.is("+") || t.is("-") || t.is("+=") || t.is("-=")) return Op::add;
+  return std::find(kOthers.begin(), kOthers.end(), t.text) != kOthers.end() ? Op::other : Op::none;
 }
 
 // The next token of ordinary code at or after i (directive lines, such as #pragma unroll, skipped).
@@ -64,6 +69,7 @@ std::optional<size_t> statement_end(const Rewriter& rw, size_t first) {
 // token `after`.
 struct Region {
   size_t first, last, after;
+  size_t header_first = 0, header_last = 0;  // a loop's parentheses, whose operators do not count
   bool in_condition = false;     // the call goes into a loop condition: `N), ` follows
   bool empty_condition = false;  // `for (init;; step)`: the condition is the call and `true`
 };
@@ -97,7 +103,7 @@ std::optional<Region> loop_region(const Rewriter& rw, size_t keyword) {
   if (!body) return std::nullopt;
   const std::optional<size_t> end = statement_end(rw, *body);
   if (!end) return std::nullopt;
-  if (rw.token(*body).is("{")) return Region{keyword, *end, *body};
+  if (rw.token(*body).is("{")) return Region{keyword, *end, *body, *open, *close};
   // A single statement: the call goes into the condition.
   size_t after = *open, condition_end = *close;
   if (rw.token(keyword).is("for")) {
@@ -107,7 +113,7 @@ std::optional<Region> loop_region(const Rewriter& rw, size_t keyword) {
     condition_end = first_semicolon(rw, *semicolon, *close).value_or(*close);
   }
   if (may_hold_declaration(rw, after + 1, condition_end)) return std::nullopt;
-  return Region{keyword, *end, after, true, after + 1 == condition_end};
+  return Region{keyword, *end, after, *open, *close, true, after + 1 == condition_end};
 }
 
 // The body of a function declared at `qualifier` (__global__ or __device__), if this declaration has one.
@@ -163,19 +169,33 @@ std::vector<Region> find_regions(const Rewriter& rw) {
 
 std::map<size_t, std::string> plan_work_counts(const Rewriter& rw) {
   const std::vector<Region> regions = find_regions(rw);
-  // Each operator counts for the innermost region around it.
-  std::vector<size_t> operators(regions.size(), 0);
+  // Each operator counts for the innermost region around it; a multiply and an add make one FMA.
+  struct Tally {
+    size_t multiplies = 0, adds = 0, others = 0, indexes = 0;
+    size_t operators() const { return others + std::max(multiplies, adds); }
+  };
+  std::vector<Tally> tallies(regions.size());
   std::vector<size_t> open;  // indices into regions, innermost last
   size_t next = 0;
   for (size_t i = 0; i < rw.size(); ++i) {
     while (!open.empty() && regions[open.back()].last < i) open.pop_back();
     while (next < regions.size() && regions[next].first == i) open.push_back(next++);
-    if (!open.empty() && is_operator(rw.token(i))) ++operators[open.back()];
+    if (open.empty()) continue;
+    const Region& inner = regions[open.back()];
+    if (inner.header_last > 0 && i >= inner.header_first && i <= inner.header_last) continue;
+    const Op op = operator_kind(rw.token(i));
+    Tally& tally = tallies[open.back()];
+    tally.multiplies += op == Op::multiply;
+    tally.adds += op == Op::add;
+    tally.others += op == Op::other;
+    tally.indexes += op == Op::index;
   }
   std::map<size_t, std::string> inserts;
   for (size_t r = 0; r < regions.size(); ++r) {
-    if (operators[r] == 0 || inserts.contains(regions[r].after)) continue;
-    const std::string call = "::sim::count_work(" + std::to_string(operators[r]) + ")";
+    const Tally& t = tallies[r];
+    if ((t.operators() == 0 && t.indexes == 0) || inserts.contains(regions[r].after)) continue;
+    const std::string call =
+        "::sim::count_work(" + std::to_string(t.operators()) + ", " + std::to_string(t.indexes) + ")";
     inserts[regions[r].after] = !regions[r].in_condition     ? " " + call + ";"
                                 : regions[r].empty_condition ? " " + call + ", true"
                                                              : " " + call + ",";

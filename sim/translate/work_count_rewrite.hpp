@@ -1,8 +1,9 @@
 // The source's arithmetic, counted for the speed estimate: each loop body and each __device__ or
-// __global__ function body starts with `::sim::count_work(N);` (sim/include/sim/work.h), N being the
-// operators it holds that no loop nested in it holds, so that the simulator counts each thread's work as
-// the code runs: the unrolled register tiles of a kernel as much as its plain loops. A loop whose body
-// is a single statement counts in its condition instead: `for (i = 0; ::sim::count_work(N), i < n; ...)`.
+// __global__ function body starts with `::sim::count_work(N, I);` (sim/include/sim/work.h), N being the
+// operators it holds that no loop nested in it holds (a multiply and an add count once: an FMA) and I its
+// array indexes, so that the simulator counts each thread's work as the code runs: the unrolled register
+// tiles of a kernel as much as its plain loops. A loop whose body is a single statement counts in its
+// condition instead: `for (i = 0; ::sim::count_work(N, I), i < n; ...)`.
 // Only inserted text: what the compiler sees of the learner's code does not change.
 #pragma once
 #include <cstddef>

@@ -60,16 +60,23 @@ struct LaunchWork {
   size_t dynamic_shared = 0;
   size_t static_shared = 0;
   uint64_t blocks_simulated = 0;
+  // A PC inside the kernel (0: it touched no global memory), as an offset into the program's file: the
+  // parent asks addr2line which function the kernel is.
+  uint64_t kernel_offset = 0;
   bool cut_short = false;  // a block was stopped at the estimate's access budget: counts are a lower bound
   // By kind of work (sim/src/core/work_counters.hpp: ops, special, global, shared, collective, barrier,
-  // tensor, tensor_flops): summed over warps of the most any lane did, and the most one thread did.
-  uint64_t per_warp[8] = {};
-  uint64_t longest_thread[8] = {};
+  // tensor, tensor_flops, indexes): summed over warps of the most any lane did, and the most one thread did.
+  uint64_t per_warp[9] = {};
+  uint64_t longest_thread[9] = {};
   // Global memory, per warp request: 32-byte sectors (coalescing); loaded sectors the block had touched
   // before, by std::bit_width of the sectors it touched in between (reuse distance, for the caches); and
   // the sectors new to their block.
   uint64_t load_requests = 0, store_requests = 0, load_sectors = 0, store_sectors = 0;
   uint64_t lines = 0;  // distinct 128-byte lines per request (loads and stores), summed
+  uint64_t load_bytes = 0, store_bytes = 0;  // the bytes the lanes asked for
+  // A lane polled one address hundreds of times: the blocks wait for one another, which the simulator runs
+  // a few at a time, so a waiting block may do work another would have done (the counts are then high).
+  bool waits_for_blocks = false;
   std::vector<uint64_t> load_reuse;
   uint64_t first_load_sectors = 0, first_store_sectors = 0;
   // The whole grid's distinct bytes loaded and stored (the sample's, scaled), each buffer at most its size.

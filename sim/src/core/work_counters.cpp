@@ -16,6 +16,7 @@ struct BlockWorkCounts {
   std::vector<Counts> threads = std::vector<Counts>(1024);
   uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal = 0;
   uint64_t accesses = 0, global_accesses = 0, shared_accesses = 0;
+  uint64_t global_budget = 0, shared_budget = 0;  // the launch's, copied at the block's start
   bool cut_short = false;
 };
 // A pointer, not the object: a thread_local with a constructor costs a call on every access.
@@ -30,18 +31,17 @@ std::mutex work_launch_mutex;
 LaunchCounts work_launch_counts;
 std::atomic<uint64_t> global_budget{0}, shared_budget{0};
 std::atomic<uint64_t> finished_accesses{0};
+std::atomic<uintptr_t> launch_kernel_pc{0};
 
 }  // namespace
 
 void detail::add(const ThreadState& thread, Kind kind, uint64_t n) {
-  BlockWorkCounts& work = block_work();
+  BlockWorkCounts& work = *this_thread_work;  // made by begin_block
   work.threads[thread.linear][static_cast<size_t>(kind)] += n;
   if (kind != Kind::global && kind != Kind::shared) return;
   ++work.accesses;
-  uint64_t& made = kind == Kind::global ? work.global_accesses : work.shared_accesses;
-  const uint64_t budget =
-      (kind == Kind::global ? global_budget : shared_budget).load(std::memory_order_relaxed);
-  if (++made > budget && budget != 0) {
+  const bool global = kind == Kind::global;
+  if (++(global ? work.global_accesses : work.shared_accesses) > (global ? work.global_budget : work.shared_budget)) {
     work.cut_short = true;
     stop_running_block();
   }
@@ -54,6 +54,12 @@ void set_counting(bool on) {
 void set_block_budget(uint64_t global_accesses, uint64_t shared_accesses) {
   global_budget.store(global_accesses, std::memory_order_relaxed);
   shared_budget.store(shared_accesses, std::memory_order_relaxed);
+}
+
+void note_kernel_pc(uintptr_t pc) {
+  uintptr_t none = 0;
+  if (launch_kernel_pc.load(std::memory_order_relaxed) == 0)
+    launch_kernel_pc.compare_exchange_strong(none, pc, std::memory_order_relaxed);
 }
 
 void count_shared_request(unsigned wavefronts, unsigned ideal_wavefronts) {
@@ -70,6 +76,9 @@ void begin_block(unsigned threads) {
   std::fill_n(work.threads.begin(), threads, Counts{});
   work.shared_requests = work.shared_wavefronts = work.shared_ideal = 0;
   work.accesses = work.global_accesses = work.shared_accesses = 0;
+  const auto or_never = [](uint64_t budget) { return budget == 0 ? UINT64_MAX : budget; };
+  work.global_budget = or_never(global_budget.load(std::memory_order_relaxed));
+  work.shared_budget = or_never(shared_budget.load(std::memory_order_relaxed));
   work.cut_short = false;
 }
 
@@ -108,6 +117,7 @@ uint64_t launch_accesses() {
 LaunchCounts take_launch_counts() {
   std::lock_guard lock(work_launch_mutex);
   finished_accesses.store(0, std::memory_order_relaxed);
+  work_launch_counts.kernel_pc = launch_kernel_pc.exchange(0, std::memory_order_relaxed);
   return std::exchange(work_launch_counts, LaunchCounts{});
 }
 

@@ -21,8 +21,9 @@ enum class Kind : uint8_t {
   barrier,       // __syncthreads
   tensor,        // mma.sync (and wgmma: call count_tensor_op) executions of a lane
   tensor_flops,  // their flops in 16-bit-input units: a tf32 product counts twice (half the rate)
+  indexes,       // array indexes of the source (translator): local-memory accesses where nvcc spills arrays
 };
-inline constexpr size_t kKinds = 8;
+inline constexpr size_t kKinds = 9;
 using Counts = std::array<uint64_t, kKinds>;
 
 // What the blocks of one launch did, added up (runtime_api/estimate.cpp reads and resets it).
@@ -32,6 +33,7 @@ struct LaunchCounts {
   uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
   uint64_t blocks = 0;
   uint64_t accesses = 0;   // global and shared, by lanes
+  uintptr_t kernel_pc = 0;  // note_kernel_pc's
   bool cut_short = false;  // a block was stopped at the budget: its counts are a lower bound
 };
 
@@ -59,6 +61,10 @@ inline void count_tensor_op(uint64_t flops) {
   count(Kind::tensor);
   count(Kind::tensor_flops, flops);
 }
+
+// A PC inside the running launch's kernel (its first global access's): which function the kernel is, for
+// the parent to ask nvcc's report about (a launch may name it by a template parameter).
+void note_kernel_pc(uintptr_t pc);
 
 // One warp-wide shared-memory instruction and its wavefronts (memory/banks.cpp).
 void count_shared_request(unsigned wavefronts, unsigned ideal_wavefronts);

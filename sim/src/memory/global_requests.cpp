@@ -23,12 +23,15 @@ constexpr unsigned kKeptSectors = 32;    // distinct sectors kept per request; m
 // matrix) goes on without grouping, reuse distances or yields, at a fraction of the cost, and its counts
 // are those of its tracked part scaled by the accesses it made in all: a loop repeats itself.
 constexpr uint64_t kTrackedAccesses = uint64_t{1} << 20;
+// A lane that loads a global address this many times with volatile loads polls a flag another block sets.
+constexpr unsigned kPolls = 4;
 
 // One execution of an instruction by a warp: the lanes that have joined it and the sectors they touch_sector.
 struct Request {
   uint32_t instance = 0;
   uint32_t lanes = 0;  // 0: free
   bool store = false;
+  unsigned bytes = 0;    // asked for by the lanes
   unsigned sectors = 0;  // distinct sectors touched (those past kKeptSectors counted without a check)
   uint64_t sector[kKeptSectors];
 };
@@ -111,6 +114,13 @@ struct BlockGlobal {
   uint64_t clock = 0;                   // sectors touched by the block so far
   uint64_t tracked = 0, untracked = 0;  // accesses (joined as a float4 is) followed exactly, and not
   std::vector<uintptr_t> last_sector = std::vector<uintptr_t>(1024);  // per thread, untracked: footprint
+  // Per thread: the few addresses it loaded volatile lately and how often each (a spin polls a flag or two).
+  struct RecentLoads {
+    std::array<uintptr_t, 4> address{};
+    std::array<unsigned, 4> times{};
+    unsigned next = 0;
+  };
+  std::vector<RecentLoads> recent_loads = std::vector<RecentLoads>(1024);
   GlobalCounts counts;
 };
 constinit thread_local BlockGlobal* this_thread_global = nullptr;
@@ -145,9 +155,11 @@ void count_request(BlockGlobal& g, Request& group) {
   if (group.store) {
     ++g.counts.store_requests;
     g.counts.store_sectors += group.sectors;
+    g.counts.store_bytes += group.bytes;
   } else {
     ++g.counts.load_requests;
     g.counts.load_sectors += group.sectors;
+    g.counts.load_bytes += group.bytes;
   }
   const unsigned kept = std::min(group.sectors, kKeptSectors);
   for (unsigned i = 0; i < kept; ++i) {
@@ -190,26 +202,51 @@ void join_request(BlockGlobal& g, unsigned linear, const HeldAccess& access) {
     group.instance = instance;
     group.store = access.kind != Access::read;
     group.sectors = 0;
+    group.bytes = 0;
   }
+  group.bytes += access.bytes;
   add_sectors(group, access.address, access.bytes);
   group.lanes |= 1u << lane;
   if (group.lanes == g.full_lanes[warp]) count_request(g, group);
+}
+
+// A lane's volatile load of one of its last few volatile addresses polls for another block.
+void note_volatile(BlockGlobal::RecentLoads& recent, uintptr_t address, GlobalCounts& counts) {
+  for (size_t i = 0; i < recent.address.size(); ++i) {
+    if (recent.address[i] != address) continue;
+    counts.spins = counts.spins || ++recent.times[i] == kPolls;
+    return;
+  }
+  recent.address[recent.next] = address;
+  recent.times[recent.next] = 1;
+  recent.next = (recent.next + 1) % recent.address.size();
 }
 
 void scale(GlobalCounts& counts, double factor) {
   const auto scaled = [&](uint64_t& n) { n = static_cast<uint64_t>(n * factor + 0.5); };
   for (uint64_t* n :
        {&counts.load_requests, &counts.store_requests, &counts.load_sectors, &counts.store_sectors,
-        &counts.lines, &counts.first_load_sectors, &counts.first_store_sectors})
+        &counts.lines, &counts.first_load_sectors, &counts.first_store_sectors, &counts.load_bytes,
+        &counts.store_bytes})
     scaled(*n);
   for (uint64_t& n : counts.load_reuse) scaled(n);
 }
 
 }  // namespace
 
+void note_volatile_load(const void* pointer) {
+  if (!work::counting()) return;
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  const ThreadState* thread = current_thread();
+  if (!thread || !device_heap.contains(address)) return;
+  BlockGlobal& g = block_global();
+  note_volatile(g.recent_loads[thread->linear], address, g.counts);
+}
+
 void count_global_access(uintptr_t address, size_t bytes, Access kind, uintptr_t pc) {
   ThreadState* thread = current_thread();
   if (!thread) return;  // host code
+  work::note_kernel_pc(pc);
   record_global_access(*thread, address, bytes, kind, pc);
 }
 
@@ -269,6 +306,7 @@ void begin_global_block(unsigned threads) {
   g.clock = 0;
   g.tracked = g.untracked = 0;
   std::fill_n(g.last_sector.begin(), threads, 0);
+  std::fill_n(g.recent_loads.begin(), threads, BlockGlobal::RecentLoads{});
 }
 
 void end_global_block() {
@@ -282,6 +320,9 @@ void end_global_block() {
     global_launch_counts.load_sectors += g.counts.load_sectors;
     global_launch_counts.store_sectors += g.counts.store_sectors;
     global_launch_counts.lines += g.counts.lines;
+    global_launch_counts.load_bytes += g.counts.load_bytes;
+    global_launch_counts.store_bytes += g.counts.store_bytes;
+    global_launch_counts.spins = global_launch_counts.spins || g.counts.spins;
     for (size_t b = 0; b < kReuseBins; ++b) global_launch_counts.load_reuse[b] += g.counts.load_reuse[b];
     global_launch_counts.first_load_sectors += g.counts.first_load_sectors;
     global_launch_counts.first_store_sectors += g.counts.first_store_sectors;

@@ -24,10 +24,16 @@ struct GlobalCounts {
   uint64_t load_requests = 0, store_requests = 0;  // warp-level instructions (atomics count as stores)
   uint64_t load_sectors = 0, store_sectors = 0;    // distinct sectors per request, summed
   uint64_t lines = 0;                              // distinct 128-byte lines per request, summed
+  uint64_t load_bytes = 0, store_bytes = 0;        // the bytes the lanes asked for
+  bool spins = false;  // a lane polled global memory: it waits for another block
   std::array<uint64_t, kReuseBins> load_reuse{};   // loaded sectors the block had touched before
   uint64_t first_load_sectors = 0;                 // loaded sectors new to their block
   uint64_t first_store_sectors = 0;                // written sectors new to their block
 };
+
+// A volatile load (memory/tsan_abi.cpp): one of global memory that the lane made before polls a flag that
+// another block sets, which marks the launch (GlobalCounts::spins).
+void note_volatile_load(const void* pointer);
 
 // One lane's access (memory/access.hpp calls it for every valid global access while counting).
 void record_global_access(ThreadState& thread, uintptr_t address, size_t bytes, Access kind, uintptr_t pc);

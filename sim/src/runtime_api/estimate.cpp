@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
+#include <cmath>
 #include <mutex>
 #include <utility>
 
 #include "core/work_counters.hpp"
+#include "diagnostics/symbolize.hpp"
 #include "memory/global_footprint.hpp"
 #include "memory/global_requests.hpp"
 
@@ -14,14 +15,14 @@ namespace sim::estimate {
 namespace {
 
 // The sample's size: enough blocks that one slow block or the grid's edges do not decide the figure,
-// few enough that an estimate costs a fraction of a check (docs/simulator.md, "Speed").
+// few enough that an estimate costs a fraction of a check (docs/simulator.md, "Estimated speed").
 constexpr uint64_t kMaxBlocks = 64;
 // Global and shared accesses: no new block once the sample made kLaunchAccesses; a block is stopped at
 // kBlockGlobal global or kBlockShared shared accesses (about a second each on one core), its counts then a
 // lower bound. A right kernel's block stays below: puzzle 5's one-thread-per-query-row kernels make 17
 // million global (test kernel) or 34 million shared accesses (version 1) at n = 2048.
-constexpr uint64_t kLaunchAccesses = uint64_t{1} << 20;
-constexpr uint64_t kBlockGlobal = uint64_t{24} << 20, kBlockShared = uint64_t{64} << 20;
+constexpr uint64_t kLaunchAccesses = uint64_t{1} << 18;
+constexpr uint64_t kBlockGlobal = uint64_t{24} << 20, kBlockShared = uint64_t{96} << 20;
 
 std::mutex estimate_mutex;
 std::vector<harness::LaunchWork> finished_launches;
@@ -37,21 +38,27 @@ bool on() {
   return work::counting();
 }
 
-BlockSample::BlockSample(uint64_t blocks) : blocks_(blocks) {
+BlockSample::BlockSample(uint64_t blocks) {
+  // Blocks at the golden ratio's multiples around the grid, the first 62% of the way: every prefix of the
+  // order is spread over it, and no power-of-two grid dimension lines the sample up on one column of
+  // tiles (a causal kernel's blocks differ in work along a row of the grid; the first block alone may be
+  // the sample of a heavy kernel).
   const uint64_t size = std::min(blocks, kMaxBlocks);
-  const int bits = std::bit_width(size - 1);
-  for (uint64_t i = 0; order_.size() < size; ++i) {
-    // i with its `bits` low bits reversed: 0, 1/2, 1/4, 3/4, ... of the slots, so every prefix is spread.
-    uint64_t reversed = 0;
-    for (int b = 0; b < bits; ++b) reversed |= (i >> b & 1) << (bits - 1 - b);
-    if (reversed < size) order_.push_back(reversed);
+  std::vector<bool> taken(blocks < (uint64_t{1} << 24) ? blocks : 0);
+  for (uint64_t k = 1; order_.size() < size && k <= 16 * size; ++k) {
+    const double place = std::fmod(k * 0.6180339887498949, 1.0);
+    const auto block = std::min(blocks - 1, static_cast<uint64_t>(place * static_cast<double>(blocks)));
+    if (!taken.empty() && taken[block]) continue;
+    if (!taken.empty()) taken[block] = true;
+    order_.push_back(block);
   }
+  for (uint64_t block = 0; order_.size() < size; ++block)  // a small grid the sequence did not cover
+    if (taken.empty() || !taken[block]) order_.push_back(block);
 }
 
 std::optional<uint64_t> BlockSample::block(uint64_t i) const {
   if (i >= order_.size() || (i > 0 && work::launch_accesses() >= kLaunchAccesses)) return std::nullopt;
-  const uint64_t slots = order_.size();
-  return (2 * order_[i] + 1) * blocks_ / (2 * slots);  // the middle of its slot
+  return order_[i];
 }
 
 void finish_launch(const LaunchInfo& launch, size_t static_shared, uint64_t blocks_simulated) {
@@ -71,12 +78,16 @@ void finish_launch(const LaunchInfo& launch, size_t static_shared, uint64_t bloc
   w.shared_ideal_wavefronts = counts.shared_ideal_wavefronts;
 
   w.cut_short = counts.cut_short;
+  w.kernel_offset = counts.kernel_pc ? learner_offset(counts.kernel_pc) : 0;
   const memory::GlobalCounts global = memory::take_global_counts();
   w.load_requests = global.load_requests;
   w.store_requests = global.store_requests;
   w.load_sectors = global.load_sectors;
   w.store_sectors = global.store_sectors;
   w.lines = global.lines;
+  w.load_bytes = global.load_bytes;
+  w.store_bytes = global.store_bytes;
+  w.waits_for_blocks = global.spins;
   w.load_reuse.assign(global.load_reuse.begin(), global.load_reuse.end());
   w.first_load_sectors = global.first_load_sectors;
   w.first_store_sectors = global.first_store_sectors;

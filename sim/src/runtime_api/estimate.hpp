@@ -1,6 +1,6 @@
 // The speed estimate's side of a launch (harness::set_estimating): which blocks run, and what they did.
-// A grid of thousands of blocks is sampled: blocks spread evenly over it, in an order whose every prefix
-// is spread too, until the sample has made enough global accesses; a block that alone makes too many
+// A grid of thousands of blocks is sampled: blocks spread over it, in an order whose every prefix is
+// spread too, until the sample has made enough global and shared accesses; a block that alone makes too many
 // (one thread looping over the whole input) is stopped there and the launch marked cut short.
 #pragma once
 #include <cstdint>
@@ -25,8 +25,7 @@ class BlockSample {
   std::optional<uint64_t> block(uint64_t i) const;
 
  private:
-  uint64_t blocks_;
-  std::vector<uint64_t> order_;  // slots 0 .. size()-1 in bit-reversed order
+  std::vector<uint64_t> order_;  // the blocks, in the order they run
 };
 
 // After an estimating launch: its counts, taken from the counters (which start again from zero).
