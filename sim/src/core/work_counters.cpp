@@ -5,6 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include "sim/work.h"
+
+bool sim::work_counting = false;
+
 namespace sim::work {
 namespace detail {
 std::atomic<bool> counting_on{false};
@@ -41,7 +45,8 @@ void detail::add(const ThreadState& thread, Kind kind, uint64_t n) {
   if (kind != Kind::global && kind != Kind::shared) return;
   ++work.accesses;
   const bool global = kind == Kind::global;
-  if (++(global ? work.global_accesses : work.shared_accesses) > (global ? work.global_budget : work.shared_budget)) {
+  if (++(global ? work.global_accesses : work.shared_accesses) >
+      (global ? work.global_budget : work.shared_budget)) {
     work.cut_short = true;
     stop_running_block();
   }
@@ -49,6 +54,7 @@ void detail::add(const ThreadState& thread, Kind kind, uint64_t n) {
 
 void set_counting(bool on) {
   detail::counting_on.store(on, std::memory_order_relaxed);
+  sim::work_counting = on;  // learner code's copy (sim/include/sim/work.h)
 }
 
 void set_block_budget(uint64_t global_accesses, uint64_t shared_accesses) {

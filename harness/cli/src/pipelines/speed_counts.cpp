@@ -1,5 +1,7 @@
 #include "pipelines/speed_counts.hpp"
 
+#include <chrono>
+
 #include "compile/child_build.hpp"
 #include "compile/kernel_resources.hpp"
 #include "pipelines/puzzle_lookup.hpp"
@@ -15,46 +17,81 @@ EstimateCounts estimate_counts(const std::filesystem::path& child, const PuzzleS
   const EstimateRun run =
       run_estimate(child, puzzle.id, request.indices, request.sweep, request.timeout, request.deadline);
   EstimateCounts counts{.problems = run.problems};
-  for (const auto& [index, sim] : run.reports) counts.cases[index] = CaseCounts{.sim = sim, .resources = resources};
+  for (const auto& [index, sim] : run.reports)
+    counts.cases[index] = CaseCounts{.sim = sim, .resources = resources};
   return counts;
+}
+
+namespace {
+
+constexpr size_t kFilesKept = 256;  // files whose counts the cache keeps, the most recently used
+
+std::filesystem::path cache_file(const BuildConfig& config) {
+  return config.build_dir / "cache" / "estimates.json";
+}
+
+std::string name_of(const PuzzleSpec& puzzle, bool sweep, int index) {
+  return (sweep ? "shape " : "case ") + (sweep ? puzzle.sweep : puzzle.cases).at(index).name;
+}
+
+}  // namespace
+
+StoredCounts stored_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                           const CountsRequest& request) {
+  const json cache = json::parse(read_text(cache_file(config)).value_or("{}"), nullptr, false);
+  const std::string key = child_key(config, puzzle, source, Backend::sim);
+  const json known = cache.is_object() && cache.contains(key) ? cache[key] : json::object();
+  StoredCounts stored;
+  const auto resources = known.value("resources", json::object()).get<perf::KernelResources>();
+  for (int index : request.indices) {
+    if (const std::string name = name_of(puzzle, request.sweep, index); known.contains(name)) {
+      stored.cases[index] = CaseCounts{.sim = {{"work", known[name]}}, .resources = resources};
+    } else {
+      stored.missing.push_back(index);
+    }
+  }
+  return stored;
+}
+
+void store_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source, bool sweep,
+                  const std::map<int, CaseCounts>& made) {
+  if (made.empty()) return;
+  json cache = json::parse(read_text(cache_file(config)).value_or("{}"), nullptr, false);
+  if (!cache.is_object()) cache = json::object();
+  json& known = cache[child_key(config, puzzle, source, Backend::sim)];
+  if (!known.is_object()) known = json::object();
+  for (const auto& [index, counts] : made) {
+    known[name_of(puzzle, sweep, index)] = counts.sim.value("work", json::array());
+    known["resources"] = counts.resources;
+  }
+  known["used"] =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  while (cache.size() > kFilesKept) {  // the least recently used file's counts go
+    auto oldest = cache.begin();
+    for (auto it = cache.begin(); it != cache.end(); ++it)
+      if (it.value().value("used", 0) < oldest.value().value("used", 0)) oldest = it;
+    cache.erase(oldest);
+  }
+  std::filesystem::create_directories(cache_file(config).parent_path());
+  write_atomically(cache_file(config), cache.dump() + "\n");
 }
 
 EstimateCounts source_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                              const CountsRequest& request) {
-  const auto cache_file = config.build_dir / "cache" / "estimates.json";
-  json cache = json::parse(read_text(cache_file).value_or("{}"), nullptr, false);
-  if (!cache.is_object()) cache = json::object();
-  json& known = cache[child_key(config, puzzle, source, Backend::sim)];
-  if (!known.is_object()) known = json::object();
-  const std::vector<TestCase>& list = request.sweep ? puzzle.sweep : puzzle.cases;
-  const auto name_of = [&](int index) { return (request.sweep ? "shape " : "case ") + list.at(index).name; };
-
-  EstimateCounts counts{.build = {.ok = true, .cached = true}};
-  std::vector<int> missing;
-  const auto resources = known.value("resources", json::object()).get<perf::KernelResources>();
-  for (int index : request.indices) {
-    if (known.contains(name_of(index))) {
-      counts.cases[index] = CaseCounts{.sim = {{"work", known[name_of(index)]}}, .resources = resources};
-    } else {
-      missing.push_back(index);
-    }
-  }
-  if (missing.empty()) return counts;
+  StoredCounts stored = stored_counts(config, puzzle, source, request);
+  EstimateCounts counts{.build = {.ok = true, .cached = true}, .cases = std::move(stored.cases)};
+  if (stored.missing.empty()) return counts;
 
   const ChildBuild build = build_child(config, puzzle, source, Backend::sim);
   counts.build = build.info;
   if (!build.info.ok) return counts;
   CountsRequest rest = request;
-  rest.indices = missing;
-  const perf::KernelResources measured = kernel_resources(config, puzzle, source);
-  EstimateCounts made = estimate_counts(build.child, puzzle, measured, rest);
-  for (auto& [index, c] : made.cases) {
-    known[name_of(index)] = c.sim.value("work", json::array());
-    counts.cases[index] = std::move(c);
-  }
+  rest.indices = stored.missing;
+  EstimateCounts made = estimate_counts(build.child, puzzle, kernel_resources(config, puzzle, source), rest);
+  store_counts(config, puzzle, source, request.sweep, made.cases);
+  counts.cases.merge(made.cases);
   counts.problems = std::move(made.problems);
-  known["resources"] = measured;
-  write_atomically(cache_file, cache.dump() + "\n");
   return counts;
 }
 

@@ -32,6 +32,17 @@ struct EstimateCounts {
 EstimateCounts estimate_counts(const std::filesystem::path& child, const PuzzleSpec& puzzle,
                                const perf::KernelResources& resources, const CountsRequest& request);
 
+// What build/cache/estimates.json holds of a file's counts: the cases of the request it has, and those it
+// has not. store_counts adds a run's; the cache keeps the counts of the files used last.
+struct StoredCounts {
+  std::map<int, CaseCounts> cases;
+  std::vector<int> missing;
+};
+StoredCounts stored_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                           const CountsRequest& request);
+void store_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source, bool sweep,
+                  const std::map<int, CaseCounts>& made);
+
 EstimateCounts source_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                              const CountsRequest& request);
 
