@@ -3,10 +3,13 @@
 
 #include "compile/kernel_resources.hpp"
 #include "judge/speed_estimates.hpp"
+#include "pipelines/puzzle_lookup.hpp"
+#include "pipelines/speed_counts.hpp"
 #include "registry.hpp"
 #include "report/check_json.hpp"
 #include "report/estimate_text.hpp"
 #include "support/errors.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace puzzle;
 using namespace puzzle::cli;
@@ -87,7 +90,8 @@ TEST_CASE("a timed case's estimate beside the solution's; 10x slower gets its re
   CHECK(line.starts_with("estimated on an H100: 0."));
   CHECK(line.find(" ms, memory-bound at ") != std::string::npos);
   CHECK(line.find("; the solution: 0.") != std::string::npos);
-  CHECK(counters_line(e).starts_with("sectors per request 4.0 (100% of their bytes used), bank conflicts none"));
+  CHECK(counters_line(e).starts_with(
+      "sectors per request 4.0 (100% of their bytes used), bank conflicts none"));
   CHECK(slow_line(e).empty());
 
   nlohmann::json serial = copy_launch(1, 1, bytes);
@@ -105,11 +109,38 @@ TEST_CASE("a solution whose blocks wait for one another is no yardstick; bounds 
   const Params params{{"rows", 8192}, {"cols", 8192}};
   nlohmann::json waiting = copy_launch(8192, 256, spec.min_bytes(params));
   waiting["waits_for_blocks"] = true;
-  const SpeedEstimate e =
-      speed_estimate(spec, params, estimate_gpu("h100"), counts_of(copy_launch(1, 1, 1e6)), counts_of(waiting));
+  const SpeedEstimate e = speed_estimate(spec, params, estimate_gpu("h100"),
+                                         counts_of(copy_launch(1, 1, 1e6)), counts_of(waiting));
   CHECK_FALSE(e.solution_ms);
   CHECK(e.slow_reason.empty());
   CHECK(estimate_time(0.0123) == "12.3 us");
   CHECK(estimate_time(1.5, true) == "at least 1.500 ms");
   CHECK(estimate_time(25, false, true) == "at most 25.0 ms");
+}
+
+TEST_CASE("a file's counts are kept by its content, for the files stored last") {
+  TempDir dir("cli-estimate-cache-");
+  BuildConfig config = build_config();
+  config.build_dir = dir.path();
+  const PuzzleSpec& spec = lookup_puzzle("1");
+  const auto source = [](int n) {
+    return PuzzleSource{.file = "row_softmax.cu", .text = "// version " + std::to_string(n) + "\n"};
+  };
+  const CountsRequest request{.indices = {16, 17}};
+  CHECK(stored_counts(config, spec, source(0), request).missing == std::vector<int>{16, 17});
+
+  const CaseCounts counts{.sim = {{"work", nlohmann::json::array({copy_launch(8, 256, 1 << 20)})}},
+                          .resources = {{"copy", {.registers = 40, .stack_bytes = 0}}}};
+  store_counts(config, spec, source(0), false, {{16, counts}});
+  StoredCounts stored = stored_counts(config, spec, source(0), request);
+  CHECK(stored.missing == std::vector<int>{17});
+  REQUIRE(stored.cases.contains(16));
+  CHECK(stored.cases[16].sim == counts.sim);
+  CHECK(stored.cases[16].resources.at("copy").registers == 40);
+  CHECK(stored_counts(config, spec, source(1), request).cases.empty());  // another text: not known
+
+  // 256 files more: the first one's counts, used least recently, are dropped.
+  for (int n = 1; n <= 256; ++n) store_counts(config, spec, source(n), false, {{16, counts}});
+  CHECK(stored_counts(config, spec, source(0), request).cases.empty());
+  CHECK(stored_counts(config, spec, source(256), request).cases.contains(16));
 }

@@ -24,7 +24,7 @@ EstimateCounts estimate_counts(const std::filesystem::path& child, const PuzzleS
 
 namespace {
 
-constexpr size_t kFilesKept = 256;  // files whose counts the cache keeps, the most recently used
+constexpr size_t kFilesKept = 256;  // files whose counts the cache keeps, those stored last
 
 std::filesystem::path cache_file(const BuildConfig& config) {
   return config.build_dir / "cache" / "estimates.json";
@@ -64,13 +64,14 @@ void store_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const Puz
     known[name_of(puzzle, sweep, index)] = counts.sim.value("work", json::array());
     known["resources"] = counts.resources;
   }
-  known["used"] =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count();
-  while (cache.size() > kFilesKept) {  // the least recently used file's counts go
+  // When, in nanoseconds: files stored within the same second still come in order.
+  known["used"] = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  while (cache.size() > kFilesKept) {  // the counts stored first go
     auto oldest = cache.begin();
     for (auto it = cache.begin(); it != cache.end(); ++it)
-      if (it.value().value("used", 0) < oldest.value().value("used", 0)) oldest = it;
+      if (it.value().value("used", int64_t{0}) < oldest.value().value("used", int64_t{0})) oldest = it;
     cache.erase(oldest);
   }
   std::filesystem::create_directories(cache_file(config).parent_path());

@@ -33,7 +33,7 @@ EstimateCounts estimate_counts(const std::filesystem::path& child, const PuzzleS
                                const perf::KernelResources& resources, const CountsRequest& request);
 
 // What build/cache/estimates.json holds of a file's counts: the cases of the request it has, and those it
-// has not. store_counts adds a run's; the cache keeps the counts of the files used last.
+// has not. store_counts adds a run's; the cache keeps the counts of the 256 files stored last.
 struct StoredCounts {
   std::map<int, CaseCounts> cases;
   std::vector<int> missing;
