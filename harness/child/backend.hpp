@@ -31,6 +31,8 @@ void learner_code_loaded(const void* launcher);
 // the launcher left running on streams of its own; `end_launcher` fills in what was measured (scratch
 // memory, kernels launched, refused copies, the sim report).
 void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<GuardedBuffer>& outputs);
+// The simulator's speed estimate for the launches that follow (protocol::Job::estimate); the GPU has none.
+void set_estimating(bool on);
 void launcher_returned(protocol::CaseRecord& record);
 void end_launcher(protocol::CaseRecord& record);
 

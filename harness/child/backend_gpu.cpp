@@ -234,6 +234,10 @@ void begin_launcher(const std::vector<GuardedBuffer>&, const std::vector<Guarded
   device_work().start(outputs);
 }
 
+void set_estimating(bool on) {
+  if (on) throw std::runtime_error("the speed estimate is the simulator's: a GPU times the kernels instead");
+}
+
 void launcher_returned(protocol::CaseRecord&) {
   // Before anything waits for the device: a stream of the learner's still busy now would still be
   // writing when a harness that syncs only the default stream (as the timing does) reads the outputs.

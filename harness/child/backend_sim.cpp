@@ -66,6 +66,10 @@ void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<
   for (const GuardedBuffer& b : outputs) sim::harness::mark_output(b.base());
 }
 
+void set_estimating(bool on) {
+  sim::harness::set_estimating(on);
+}
+
 void launcher_returned(protocol::CaseRecord&) {
   sim::harness::launcher_returned();  // a finding in the report, if any
 }

@@ -8,6 +8,35 @@ nlohmann::json triple(const T (&v)[3]) {
   return {v[0], v[1], v[2]};
 }
 
+nlohmann::json work_json(const sim::harness::LaunchWork& w) {
+  return {{"kernel", w.kernel},
+          {"grid", triple(w.grid)},
+          {"block", triple(w.block)},
+          {"dynamic_shared", w.dynamic_shared},
+          {"static_shared", w.static_shared},
+          {"blocks_simulated", w.blocks_simulated},
+          {"kernel_offset", w.kernel_offset},
+          {"cut_short", w.cut_short},
+          {"per_warp", w.per_warp},
+          {"longest_thread", w.longest_thread},
+          {"load_requests", w.load_requests},
+          {"store_requests", w.store_requests},
+          {"load_sectors", w.load_sectors},
+          {"store_sectors", w.store_sectors},
+          {"lines", w.lines},
+          {"load_bytes", w.load_bytes},
+          {"store_bytes", w.store_bytes},
+          {"waits_for_blocks", w.waits_for_blocks},
+          {"load_reuse", w.load_reuse},
+          {"first_load_sectors", w.first_load_sectors},
+          {"first_store_sectors", w.first_store_sectors},
+          {"footprint_load_bytes", w.footprint_load_bytes},
+          {"footprint_store_bytes", w.footprint_store_bytes},
+          {"shared_requests", w.shared_requests},
+          {"shared_wavefronts", w.shared_wavefronts},
+          {"shared_ideal_wavefronts", w.shared_ideal_wavefronts}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const sim::harness::Report& report) {
@@ -39,6 +68,8 @@ nlohmann::json to_json(const sim::harness::Report& report) {
                         {"line", l.line},
                         {"error", l.error}});
   }
+  nlohmann::json work = nlohmann::json::array();
+  for (const auto& w : report.work) work.push_back(work_json(w));
   for (const auto& w : report.shared_wavefronts) {
     wavefronts.push_back({{"file", w.file},
                           {"line", w.line},
@@ -54,7 +85,8 @@ nlohmann::json to_json(const sim::harness::Report& report) {
           {"scratch_peak_bytes", report.scratch_peak_bytes},
           {"scratch_live_bytes", report.scratch_live_bytes},
           {"context_switches", report.context_switches},
-          {"simulated_threads", report.simulated_threads}};
+          {"simulated_threads", report.simulated_threads},
+          {"work", work}};
 }
 
 }  // namespace puzzle::child

@@ -63,6 +63,7 @@ void to_json(nlohmann::json& j, const Job& job) {
        {"timing", {{"warmup", job.warmup}, {"reps", job.reps}}}};
   if (!job.backend.empty()) j["backend"] = job.backend;
   if (job.inputs_from_parent) j["inputs"] = "parent";
+  if (job.estimate) j["estimate"] = true;
 }
 
 void from_json(const nlohmann::json& j, Job& job) {
@@ -77,6 +78,7 @@ void from_json(const nlohmann::json& j, Job& job) {
   }
   job.backend = j.value("backend", job.backend);
   job.inputs_from_parent = j.value("inputs", "") == "parent";
+  job.estimate = j.value("estimate", false);
 }
 
 std::filesystem::path job_path(const std::filesystem::path& dir) {

@@ -36,6 +36,10 @@ struct Job {
   // The parent draws the inputs and writes them for the child (input_path), each case's once its
   // inputs_ready_path exists; otherwise the child draws them itself (the same values: case_data.hpp).
   bool inputs_from_parent = false;
+  // The simulator's speed estimate (docs/simulator.md, "Estimated speed"): the cases (or, in "sweep" mode, the
+  // shapes) run on buffers that are allocated but never filled, a sample of each launch's blocks with
+  // their work counted; the record's "sim" report then holds "work" per launch, and no outputs are kept.
+  bool estimate = false;
 };
 void to_json(nlohmann::json& j, const Job& job);
 void from_json(const nlohmann::json& j, Job& job);
@@ -54,7 +58,8 @@ std::filesystem::path inputs_failed_path(const std::filesystem::path& dir);  // 
 //    "traffic": [{"label", "size", "bytes_read", "bytes_written"}],
 //    "launches": [{"kernel", "grid": [x,y,z], "block": [x,y,z], "dynamic_shared", "static_shared",
 //                  "file", "line", "error"}],
-//    "scratch_peak_bytes", "scratch_live_bytes", "context_switches", "simulated_threads"}
+//    "scratch_peak_bytes", "scratch_live_bytes", "context_switches", "simulated_threads",
+//    "work": [per launch of an estimate: sim::harness::LaunchWork's fields]}
 inline constexpr uint64_t kUnknownBytes = UINT64_MAX;
 
 struct CaseRecord {

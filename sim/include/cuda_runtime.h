@@ -19,4 +19,5 @@
 #include "sim/shared.h"
 #include "sim/sync.h"
 #include "sim/warp.h"
+#include "sim/work.h"
 #include "vector_functions.h"

@@ -6,6 +6,7 @@
 #include "rewriter.hpp"
 #include "scope_tracker.hpp"
 #include "shared_rewrite.hpp"
+#include "work_count_rewrite.hpp"
 
 namespace sim {
 
@@ -25,14 +26,19 @@ bool unmodelled_library(const translate::Rewriter& rw, size_t include) {
 
 }  // namespace
 
-TranslateResult translate_cuda(std::string_view source, std::string_view path) {
+TranslateResult translate_cuda(std::string_view source, std::string_view path, bool count_work) {
   // A UTF-8 byte-order mark (some editors save one) is no part of the code: nvcc skips it too.
   if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
   translate::Rewriter rw(source, path);
   translate::ScopeTracker scope;
   std::string_view directive;  // name of the directive being read, empty in ordinary code
+  const std::map<size_t, std::string> work_counts =
+      count_work ? translate::plan_work_counts(rw) : std::map<size_t, std::string>{};
   for (size_t i = 0; i < rw.size();) {
     const translate::Token& t = rw.token(i);
+    // After token i, unless a rewrite covered it: a count_work call (the speed estimate's).
+    if (const auto count = work_counts.find(i); count != work_counts.end() && t.offset >= rw.edited_end())
+      rw.replace(t.end(), t.end(), count->second);
     const bool starts_directive = t.directive != 0 && (i == 0 || rw.token(i - 1).directive != t.directive);
     if (starts_directive) {
       directive = rw.in_region(i + 1, t) ? rw.token(i + 1).text : "";

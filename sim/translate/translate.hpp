@@ -3,6 +3,7 @@
 //   kern<<<G, B, S, St>>>(ARGS)  ->  ::sim::launch(::sim::LaunchConfig(G, B, S, St), "kern", [=]() {
 //   kern(ARGS); })
 //   __shared__ / extern __shared__ declarations  ->  the forms described in sim/include/sim/shared.h
+// and, with `count_work`, inserts the speed estimate's counts of arithmetic (work_count_rewrite.hpp).
 // Every original line keeps its number (the output starts with `#line 1 "path"`), so compiler errors and
 // std::source_location point at the learner's file.
 #pragma once
@@ -17,6 +18,6 @@ struct TranslateResult {
   std::vector<std::string> errors;  // "path:line:col: error: msg"; the code is not usable when non-empty
 };
 
-TranslateResult translate_cuda(std::string_view source, std::string_view path);
+TranslateResult translate_cuda(std::string_view source, std::string_view path, bool count_work = false);
 
 }  // namespace sim

@@ -172,7 +172,7 @@ TEST_CASE("the JSON has every kernel's figure or problem per shape") {
   CHECK(j["kernels"][1]["source"] == "solution");
 }
 
-TEST_CASE("on the simulator bench counts the traffic of the largest test cases") {
+TEST_CASE("on the simulator bench estimates each shape's time and counts the largest cases' traffic") {
   TempDir dir("cli-bench-test-");
   BuildConfig config = build_config();
   config.build_dir = dir.path();
@@ -181,7 +181,11 @@ TEST_CASE("on the simulator bench counts the traffic of the largest test cases")
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.exit_code == 0);
-  CHECK(r.shapes.empty());
+  CHECK(r.estimated_on == "H100");
+  REQUIRE_FALSE(r.shapes.empty());
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(r.kernels[0].timings.size() == r.shapes.size());
+  for (const BenchTiming& t : r.kernels[0].timings) CHECK(t.time_ms.value_or(0) > 0);
   REQUIRE(r.traffic.size() == 2);
   for (const TrafficCase& t : r.traffic) {
     CAPTURE(t.name);
@@ -196,5 +200,7 @@ TEST_CASE("on the simulator bench counts the traffic of the largest test cases")
   }
   const BenchReport shapes_on_sim = run_bench(
       {.puzzle = "3", .backend = BackendRequest::sim, .shapes = {"8192x8192"}}, "puzzle bench 3", config);
-  CHECK(shapes_on_sim.exit_code == 2);
+  CHECK(shapes_on_sim.exit_code == 0);
+  CHECK(shapes_on_sim.shapes.size() == 1);
+  CHECK(shapes_on_sim.traffic.empty());  // a shape asked for: its estimate only
 }

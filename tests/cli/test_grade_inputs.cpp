@@ -199,14 +199,22 @@ TEST_CASE("speed points: the geometric mean of kernel / solution, full points fr
   part = performance_part(p, 10);
   CHECK(part.points == 0);
   CHECK(part.message.find("no timed case") != std::string::npos);
+
+  // On the simulator: the estimates, the solution's beside the kernel's.
+  for (auto& c : p.cases) c.result.gbps.reset();
+  p.cases.front().estimate = SpeedEstimate{.gpu = "H100", .ms = 0.4, .solution_ms = 0.2};
+  part = performance_part(p, 10);
+  REQUIRE(part.ratio);
+  CHECK(*part.ratio == doctest::Approx(0.5));
+  CHECK(part.points == doctest::Approx(5.3));
+  CHECK(part.message.find("estimated on the simulator for an H100") != std::string::npos);
 }
 
-TEST_CASE("speed part in a grade: only on a GPU with points; a puzzle not graded keeps the maximum") {
+TEST_CASE("speed part in a grade: only with points; a puzzle not graded keeps the maximum") {
   GradedPuzzle p{.report = testing::fixture_report().puzzles.front(), .state = GradeState::graded};
   p.report.status = PuzzleStatus::failed;
-  CHECK_FALSE(speed_part(p, Backend::sim, 4));
-  CHECK_FALSE(speed_part(p, Backend::gpu, 0));
-  const auto graded = speed_part(p, Backend::gpu, 4);
+  CHECK_FALSE(speed_part(p, 0));
+  const auto graded = speed_part(p, 4);
   REQUIRE(graded);
   CHECK(graded->message == "speed counts only when every case passes");
 
@@ -214,7 +222,7 @@ TEST_CASE("speed part in a grade: only on a GPU with points; a puzzle not graded
   for (GradeState state : {GradeState::missing, GradeState::out_of_time, GradeState::pending}) {
     p.state = state;
     p.reason = "the submission has no file named 01_row_softmax.cu";
-    p.performance = speed_part(p, Backend::gpu, 4);
+    p.performance = speed_part(p, 4);
     REQUIRE(p.performance);
     CHECK(p.performance->points == 0);
     CHECK(p.performance->max_points == 4);

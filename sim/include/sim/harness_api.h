@@ -51,6 +51,39 @@ struct LaunchRecord {
   std::string error;  // CUDA error name when the launch was refused, else empty
 };
 
+// What the speed estimate counted in one kernel launch (set_estimating), over the blocks it simulated: a
+// sample of the grid spread over it. The parent's model (harness/perf) scales the counts to the grid.
+struct LaunchWork {
+  std::string kernel;
+  unsigned grid[3] = {0, 0, 0};
+  unsigned block[3] = {0, 0, 0};
+  size_t dynamic_shared = 0;
+  size_t static_shared = 0;
+  uint64_t blocks_simulated = 0;
+  // A PC inside the kernel (0: it touched no global memory), as an offset into the program's file: the
+  // parent asks addr2line which function the kernel is.
+  uint64_t kernel_offset = 0;
+  bool cut_short = false;  // a block was stopped at the estimate's access budget: counts are a lower bound
+  // By kind of work (sim/src/core/work_counters.hpp: ops, special, global, shared, collective, barrier,
+  // tensor, tensor_flops, indexes): summed over warps of the most any lane did, and the most one thread did.
+  uint64_t per_warp[9] = {};
+  uint64_t longest_thread[9] = {};
+  // Global memory, per warp request: 32-byte sectors (coalescing); loaded sectors the block had touched
+  // before, by std::bit_width of the sectors it touched in between (reuse distance, for the caches); and
+  // the sectors new to their block.
+  uint64_t load_requests = 0, store_requests = 0, load_sectors = 0, store_sectors = 0;
+  uint64_t lines = 0;  // distinct 128-byte lines per request (loads and stores), summed
+  uint64_t load_bytes = 0, store_bytes = 0;  // the bytes the lanes asked for
+  // A lane polled one address hundreds of times: the blocks wait for one another, which the simulator runs
+  // a few at a time, so a waiting block may do work another would have done (the counts are then high).
+  bool waits_for_blocks = false;
+  std::vector<uint64_t> load_reuse;
+  uint64_t first_load_sectors = 0, first_store_sectors = 0;
+  // The whole grid's distinct bytes loaded and stored (the sample's, scaled), each buffer at most its size.
+  uint64_t footprint_load_bytes = 0, footprint_store_bytes = 0;
+  uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
+};
+
 struct Report {
   std::vector<Finding> findings;
   std::vector<Traffic> traffic;
@@ -60,6 +93,7 @@ struct Report {
   uint64_t scratch_live_bytes = 0;                  // of which still allocated when the launcher returned
   uint64_t context_switches = 0;                    // fiber switches, for the throughput figure
   uint64_t simulated_threads = 0;
+  std::vector<LaunchWork> work;  // while estimating: one per launch
 };
 
 void label_allocation(const void* device_ptr, const char* label);          // names a buffer
@@ -76,6 +110,9 @@ void launcher_returned();
 // from now on every copy from the device to the host is refused (copy_to_host), and so is a kernel's access
 // to host memory (kernel_access_to_host).
 void learner_code_loaded(const void* launcher);
+// The speed estimate: while on, every launch runs a sample of its blocks, counts their work and keeps the
+// warps in step (a GPU's order of accesses), and its counts go into Report::work.
+void set_estimating(bool on);
 void begin_launcher();  // clears findings, traffic and launch log; new allocations count as scratch
 Report end_launcher();  // what happened since begin_launcher, symbolized
 

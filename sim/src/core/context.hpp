@@ -68,6 +68,9 @@ class BlockControl {
  public:
   // Ends the block from `self`, one of its threads, without returning: no thread of it runs again.
   [[noreturn]] virtual void abandon_block(ThreadState& self) = 0;
+  // Lets the block's other threads run up to their next yield or wait, then continues `self` (the
+  // speed estimate keeps the warps in step at every global access: memory/global_requests.hpp).
+  virtual void yield_thread(ThreadState& self) = 0;
 
  protected:
   ~BlockControl() = default;

@@ -109,6 +109,10 @@ const CodeModule& learner_code() {
   return learner_module();
 }
 
+uintptr_t learner_offset(uintptr_t pc) {
+  return pc - learner_code().base;
+}
+
 std::vector<SourceLine> symbolize(const std::vector<uintptr_t>& pcs) {
   std::vector<SourceLine> result(pcs.size());
   if (pcs.empty()) return result;

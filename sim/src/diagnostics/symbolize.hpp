@@ -21,6 +21,8 @@ struct CodeModule {
 // The module that holds `address` (the learner's launcher) becomes the learner's code.
 void set_learner_code(const void* address);
 const CodeModule& learner_code();
+// `pc` as an offset into the learner's code (what addr2line takes), for another process to symbolize.
+uintptr_t learner_offset(uintptr_t pc);
 
 // One addr2line run for the PCs this process has not looked up before. For a PC inside inlined code, the
 // innermost frame that is not in the simulator's own headers or the standard library: the learner's line.

@@ -2,13 +2,16 @@
 // different __syncthreads, or some threads exiting while others wait, are reported, never hung on.
 #include <vector>
 
+#include "core/work_counters.hpp"
 #include "diagnostics/describe.hpp"
 #include "execution/block_runner.hpp"
 #include "memory/banks.hpp"
+#include "memory/global_requests.hpp"
 
 namespace sim {
 
 int BlockRunner::barrier(SimThread& self, int predicate, std::source_location where) {
+  work::count(work::Kind::barrier);
   self.site = where;
   self.predicate = predicate != 0;
   block_lane(self, Wait::barrier);
@@ -43,6 +46,7 @@ void BlockRunner::complete_barrier() {
   at_barrier_ = 0;
   ++block_.epoch;
   memory::settle_bank_groups();
+  if (work::counting()) memory::settle_global_groups();
 }
 
 bool BlockRunner::report_barrier_divergence() {

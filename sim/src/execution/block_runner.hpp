@@ -125,6 +125,7 @@ class BlockRunner final : public BlockControl {
   void note_event_progress() { ++event_progress_; }
   // Ends the block after an error: the remaining threads never run again.
   [[noreturn]] void abandon_block(ThreadState& self) override;
+  void yield_thread(ThreadState& self) override;
 
  private:
   static void fiber_main(void* self);

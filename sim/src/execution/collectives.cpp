@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "core/work_counters.hpp"
 #include "diagnostics/describe.hpp"
 #include "execution/block_runner.hpp"
 
@@ -172,6 +173,7 @@ CollectiveResult BlockRunner::collective(SimThread& self, const CollectiveCall& 
                "that take this branch).");
     abandon_block(self);
   }
+  if (call.op != CollectiveOp::warp_matrix) work::count(work::Kind::collective);
   self.call = call;
   self.site = where;
   block_lane(self, Wait::collective);

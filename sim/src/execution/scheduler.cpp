@@ -148,6 +148,15 @@ void BlockRunner::abandon_block(ThreadState& self) {
   leave_for_good(static_cast<SimThread&>(self));
 }
 
+void BlockRunner::yield_thread(ThreadState& self) {
+  auto& thread = static_cast<SimThread&>(self);
+  SimThread* next = next_runnable(thread.linear);
+  if (!next || next == &thread) return;
+  set_current_thread(next);
+  ++switches_;
+  switch_fiber(thread.fiber, next->fiber);
+}
+
 void BlockRunner::fiber_main(void* arg) {
   auto& self = *static_cast<SimThread*>(arg);
   BlockRunner& runner = for_this_thread();

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/context.hpp"
+#include "core/work_counters.hpp"
 #include "diagnostics/report.hpp"
 #include "memory/access_kind.hpp"
 #include "memory/global_races.hpp"
@@ -49,6 +50,9 @@ extern constinit thread_local HostThreadAccess host_thread_access [[gnu::tls_mod
 [[gnu::noinline]] void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must_align,
                                            const Where& where);
 
+// The speed estimate's view of a global access by a kernel (memory/global_requests.hpp).
+[[gnu::noinline]] void count_global_access(uintptr_t address, size_t bytes, Access kind, uintptr_t pc);
+
 // Marks or clears shared bytes as the destination of a cp.async not yet landed (reading them is an error).
 void mark_copy_pending(uintptr_t address, size_t bytes, bool pending);
 // A cp.async issued into shared bytes writes them from then on: checked for races as a write of the
@@ -80,6 +84,8 @@ extern WatchedAccessHandler watched_access_handler;
   const auto address = reinterpret_cast<uintptr_t>(pointer);
   HostThreadAccess& local = host_thread_access;
   if (device_heap.contains(address)) {
+    if (work::counting()) [[unlikely]]
+      count_global_access(address, bytes, kind, where.pc);
     if (!must_align || (address & (bytes - 1)) == 0) {
       for (CachedSpan& cached : local.spans) {
         if (cached.span.contains(address, bytes)) {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "core/work_counters.hpp"
 #include "diagnostics/symbolize.hpp"
 
 namespace sim::memory {
@@ -106,6 +107,7 @@ void count(BlockBanks& banks, unsigned id, Group& group) {
   t.wavefronts += w.needed;
   t.ideal += w.ideal;
   group.counted = true;
+  work::count_shared_request(w.needed, w.ideal);
 }
 
 uint32_t existing_lanes(const ThreadState& thread) {
@@ -164,6 +166,7 @@ Wavefronts count_wavefronts(const uint64_t* addresses, uint32_t lanes, unsigned 
 // as a vectorizing compiler would make them.
 void record_bank_access(const ThreadState& thread, uintptr_t address, size_t bytes, bool write,
                         const Where& where) {
+  work::count(work::Kind::shared);
   BlockBanks& banks = block_banks();
   LaneAccess& held = banks.held[thread.linear];
   const auto size = static_cast<unsigned>(std::min<size_t>(bytes, 16));

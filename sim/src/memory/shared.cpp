@@ -9,9 +9,11 @@
 #include <cstring>
 #include <memory>
 
+#include "core/work_counters.hpp"
 #include "memory/access.hpp"
 #include "memory/banks.hpp"
 #include "memory/checker.hpp"
+#include "memory/global_requests.hpp"
 #include "memory/heap.hpp"
 #include "memory/shared_layout.hpp"
 #include "sim/shared.h"
@@ -92,6 +94,11 @@ bool begin_block(BlockState& block, size_t dynamic_bytes, size_t dynamic_limit) 
   make_ready(shared, shared_layout.dynamic_region());
   make_new_variables_ready(shared);
   block.shared = &shared;
+  if (work::counting()) {
+    const unsigned threads = block.block_dim.x * block.block_dim.y * block.block_dim.z;
+    work::begin_block(threads);
+    begin_global_block(threads);
+  }
   host_thread_access.shared_lo = reinterpret_cast<uintptr_t>(shared.arena);
   host_thread_access.shared_size = kArenaBytes;
   return true;
@@ -100,6 +107,10 @@ bool begin_block(BlockState& block, size_t dynamic_bytes, size_t dynamic_limit) 
 void end_block(BlockState& block) {
   flush_access_cache();
   end_block_banks();
+  if (work::counting()) {
+    end_global_block();
+    work::end_block(block.block_dim.x * block.block_dim.y * block.block_dim.z);
+  }
   host_thread_access.shared_lo = 0;
   host_thread_access.shared_size = 0;
   block.shared = nullptr;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/context.hpp"
+#include "core/work_counters.hpp"
 #include "diagnostics/store.hpp"
 #include "memory/access.hpp"
 #include "memory/async_proxy.hpp"
@@ -193,19 +194,22 @@ void check_shared_access(uintptr_t address, size_t bytes, Access kind, bool must
   uint8_t* state = block.byte_state + offset;
   if (offset + bytes > SharedLayout::kArenaBytes || !all_bytes(state, bytes, kAddressable))
     return report_outside(block, address, bytes, kind, where);
-  // A write must also wait for the asynchronous reads of the bytes (wgmma operands, bulk stores).
-  if (any_byte(state, bytes, kind == Access::read ? kCopyPending : kCopyPending | kAsyncRead)) {
-    if (any_byte(state, bytes, kCopyPending)) report_copy_pending(block, address, bytes, kind, where);
-    if (kind != Access::read && any_byte(state, bytes, kAsyncRead))
-      report_async_read_overwritten(block, offset, bytes, "a store of this thread", where);
+  // The speed estimate runs a kernel that passed the checks below already: it only counts.
+  if (!work::counting()) {
+    // A write must also wait for the asynchronous reads of the bytes (wgmma operands, bulk stores).
+    if (any_byte(state, bytes, kind == Access::read ? kCopyPending : kCopyPending | kAsyncRead)) {
+      if (any_byte(state, bytes, kCopyPending)) report_copy_pending(block, address, bytes, kind, where);
+      if (kind != Access::read && any_byte(state, bytes, kAsyncRead))
+        report_async_read_overwritten(block, offset, bytes, "a store of this thread", where);
+    }
+    if (kind != Access::write && !all_bytes(state, bytes, kInitialized))
+      report_uninitialized(block, address, bytes, kind, where);
+    if (kind != Access::read) {
+      set_bytes(state, bytes, kInitialized | kUnfenced);
+      note_unfenced(block, offset, bytes);
+    }
+    check_races(block, *thread, address, bytes, kind, where);
   }
-  if (kind != Access::write && !all_bytes(state, bytes, kInitialized))
-    report_uninitialized(block, address, bytes, kind, where);
-  if (kind != Access::read) {
-    set_bytes(state, bytes, kInitialized | kUnfenced);
-    note_unfenced(block, offset, bytes);
-  }
-  check_races(block, *thread, address, bytes, kind, where);
   if (kind != Access::atomic && host_thread_access.counting_banks)
     record_bank_access(*thread, offset, bytes, kind == Access::write, where);
 }

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "memory/access.hpp"
+#include "memory/global_requests.hpp"
 
 namespace {
 
@@ -18,9 +19,11 @@ using sim::memory::Access;
 }
 
 // Volatile accesses arrive here apart (--param=tsan-distinguish-volatile=1): a flag that blocks hand
-// over through memory is volatile or atomic, and neither races with the other.
+// over through memory is volatile or atomic, and neither races with the other. A volatile load the
+// speed estimate also notes: a lane polling one address waits for another block (memory/global_requests.hpp).
 [[gnu::always_inline]] inline void volatile_access(void* p, size_t bytes, Access kind, void* pc) {
   sim::memory::host_thread_access.last_access_pc = reinterpret_cast<uintptr_t>(pc);
+  if (kind == Access::read) sim::memory::note_volatile_load(p);
   sim::memory::on_volatile_access(p, bytes, kind, sim::Where{nullptr, 0, reinterpret_cast<uintptr_t>(pc)});
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/work_counters.hpp"
 #include "diagnostics/describe.hpp"
 #include "execution/block_runner.hpp"
 #include "sim/float16.h"
@@ -157,6 +158,10 @@ void complete_warp_matrix(SimThread* lanes, uint32_t group, const BlockState& bl
 
 void run_warp_matrix(WarpMatrixCall& call) {
   SimThread& self = calling_thread(call.instruction->name.c_str());
+  if (const ptx::Instruction& ins = *call.instruction; ins.opcode == ptx::Opcode::mma) {
+    const bool tf32 = ins.a_type == ptx::OperandType::tf32;  // half the 16-bit rate
+    work::count_tensor_op(uint64_t{2} * ins.m * ins.n * ins.k * (tf32 ? 2 : 1));
+  }
   const CollectiveCall collective{
       CollectiveOp::warp_matrix, 0xffffffffu, reinterpret_cast<uint64_t>(&call), 0, 0, &complete_warp_matrix};
   BlockRunner::for_this_thread().collective(self, collective, call.where);

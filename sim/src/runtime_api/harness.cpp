@@ -12,6 +12,7 @@
 #include "memory/heap.hpp"
 #include "memory/traffic.hpp"
 #include "runtime_api/copy_rules.hpp"
+#include "runtime_api/estimate.hpp"
 #include "runtime_api/launch.hpp"
 #include "runtime_api/streams.hpp"
 #include "sim/harness_api.h"
@@ -81,6 +82,10 @@ void launcher_returned() {
   report_unfinished_streams();
 }
 
+void set_estimating(bool on) {
+  estimate::set_on(on);
+}
+
 void begin_launcher() {
   clear_findings();
   memory::reset_traffic();
@@ -89,6 +94,7 @@ void begin_launcher() {
   take_launch_log();
   take_context_switches();
   take_simulated_threads();
+  estimate::take_work();
 }
 
 Report end_launcher() {
@@ -102,6 +108,7 @@ Report end_launcher() {
   report.scratch_live_bytes = memory::device_heap.scratch_live_bytes();
   report.context_switches = take_context_switches();
   report.simulated_threads = take_simulated_threads();
+  report.work = estimate::take_work();
   return report;
 }
 

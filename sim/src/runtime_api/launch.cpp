@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "cuda_runtime_api.h"
@@ -13,6 +14,7 @@
 #include "execution/host_thread_pool.hpp"
 #include "memory/checker.hpp"
 #include "runtime_api/errors.hpp"
+#include "runtime_api/estimate.hpp"
 #include "runtime_api/function_attributes.hpp"
 #include "runtime_api/launch_validation.hpp"
 #include "runtime_api/streams.hpp"
@@ -56,7 +58,9 @@ struct Grid {
   const void* closure;
   uint64_t blocks;
   std::atomic<uint64_t> next_block{0};
-  std::atomic<bool> refused{false};  // the memory checker refused a block's shared memory
+  std::atomic<bool> refused{false};               // the memory checker refused a block's shared memory
+  const estimate::BlockSample* sample = nullptr;  // while estimating: the blocks that run
+  std::atomic<uint64_t> ran{0};
 };
 
 void run_blocks(void* context) {
@@ -64,7 +68,13 @@ void run_blocks(void* context) {
   const dim3 g = grid.launch->grid, b = grid.launch->block;
   BlockRunner& runner = BlockRunner::for_this_thread();
   uint64_t ran = 0;
-  for (uint64_t i; (i = grid.next_block.fetch_add(1)) < grid.blocks;) {
+  for (uint64_t n; (n = grid.next_block.fetch_add(1)) < grid.blocks;) {
+    uint64_t i = n;
+    if (grid.sample) {
+      const std::optional<uint64_t> sampled = grid.sample->block(n);
+      if (!sampled) break;
+      i = *sampled;
+    }
     const uint3 block_idx{static_cast<unsigned>(i % g.x), static_cast<unsigned>(i / g.x % g.y),
                           static_cast<unsigned>(i / (uint64_t{g.x} * g.y))};
     if (!runner.run(*grid.launch, block_idx, grid.dynamic_shared_limit, grid.body, grid.closure)) {
@@ -74,6 +84,7 @@ void run_blocks(void* context) {
     }
     ++ran;
   }
+  grid.ran += ran;
   launch_log().switches += runner.take_switches();
   launch_log().threads += ran * b.x * b.y * b.z;
 }
@@ -107,12 +118,19 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
   memory::begin_launch();
   memory::set_launch_parameters(closure, closure_bytes);
   Grid grid{&launch, limit, body, closure, uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z};
+  std::optional<estimate::BlockSample> sample;
+  if (estimate::on()) {
+    sample.emplace(grid.blocks);
+    grid.sample = &*sample;
+    grid.blocks = sample->size();
+  }
   const unsigned participants =
       static_cast<unsigned>(std::min<uint64_t>(grid.blocks, HostThreadPool::instance().size()));
   HostThreadPool::instance().run(participants, &run_blocks, &grid);
   note_stream_launch(config.stream);
   record.static_shared = memory::static_shared_bytes();
   record_error(memory::kernel_fault());  // the kernel stopped at a misaligned access or a __trap()
+  if (sample) estimate::finish_launch(launch, record.static_shared, grid.ran);
   if (grid.refused) {
     record_error(cudaErrorInvalidValue);  // the memory checker has reported why
     record.error = cudaGetErrorName(cudaErrorInvalidValue);

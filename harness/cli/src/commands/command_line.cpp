@@ -89,6 +89,12 @@ void add_timeout_option(CLI::App& sub, std::optional<double>& seconds, const std
   sub.add_option(name, seconds, help)->check(CLI::PositiveNumber.description(""))->option_text("SECONDS");
 }
 
+// The GPU the simulator's speed estimate is for (harness/perf/gpu_table.cpp).
+void add_gpu_option(CLI::App& sub, std::string& gpu) {
+  sub.add_option("--gpu", gpu, "On the simulator: estimate the speed on this GPU, h100 or h200 (default h100)")
+      ->option_text("GPU");
+}
+
 void add_check(CLI::App& app, Command& command) {
   auto* check = app.add_subcommand("check", "Build a puzzle file, run its test cases and judge the outputs");
   auto& o = command.check;
@@ -107,7 +113,10 @@ void add_check(CLI::App& app, Command& command) {
       ->option_text("FILE");
   add_timeout_option(*check, o.timeout_s, kCaseTimeoutHelp);
   check->add_option("--case", o.cases, "Run only this case (repeatable)")->option_text("NAME");
+  check->add_flag("--timed", o.timed,
+                  "Run only the timed cases: timed on a GPU, their speed estimated on the simulator");
   check->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
+  add_gpu_option(*check, o.gpu);
   check->add_flag("--sanitize", o.sanitize,
                   "Also run the cases under compute-sanitizer: memcheck, racecheck, synccheck (a GPU only)");
   // For the harness's own forgery tests, which try its run-time defences; `grade` never skips the check.
@@ -124,7 +133,7 @@ void add_bench(CLI::App& app, Command& command) {
   auto* bench = app.add_subcommand(
       "bench",
       "Time your kernel and the solution over the puzzle's benchmark shapes (a GPU; the simulator "
-      "counts memory traffic instead)");
+      "estimates the times and counts memory traffic instead)");
   auto& o = command.bench;
   bench->add_option("puzzle", o.puzzle, "Puzzle number or name")->required();
   add_backend_option(*bench, o.backend);
@@ -144,6 +153,7 @@ void add_bench(CLI::App& app, Command& command) {
   add_timeout_option(*bench, o.timeout_s, "Seconds per shape and kernel (default: 120)");
   bench->add_option("--shape", o.shapes, "Time only this shape (repeatable), e.g. 8192x8192")
       ->option_text("NAME");
+  add_gpu_option(*bench, o.gpu);
   bench->add_flag("--no-torch", command.no_torch,
                   "Leave out PyTorch's columns (torch.softmax, SDPA), timed by baselines/torch_bench.py");
   bench->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
@@ -233,9 +243,11 @@ void add_grade(CLI::App& app, Command& command) {
                      "--time-budget");
   grade
       ->add_option("--perf-points", o.perf_points,
-                   "Points per puzzle for speed relative to the reference solution (a GPU only; default 0)")
+                   "Points per puzzle for speed relative to the reference solution (timed on a GPU, "
+                   "estimated on the simulator; default 0)")
       ->check(CLI::NonNegativeNumber.description(""))
       ->option_text("POINTS");
+  add_gpu_option(*grade, o.gpu);
   grade->footer(kGradeExitCodes);
   grade->callback([&command] { command.kind = CommandKind::grade; });
 }
@@ -255,6 +267,7 @@ void add_watch(CLI::App& app, Command& command) {
       ->option_text("FILE");
   add_timeout_option(*watch, o.timeout_s, kCaseTimeoutHelp);
   watch->add_option("--case", o.cases, "Run only this case (repeatable)")->option_text("NAME");
+  add_gpu_option(*watch, o.gpu);
   watch->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
   watch->footer(kWatchExitCodes);
   watch->callback([&command] { command.kind = CommandKind::watch; });

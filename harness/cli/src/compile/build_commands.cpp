@@ -107,19 +107,28 @@ CommandLine nvcc(const BuildConfig& config) {
 // The glue that exports the launcher's address (harness/core/launcher_glue.hpp), pulled from its archive.
 constexpr const char* kGlueSymbol = "--undefined=puzzle_launcher_address";
 
+// The math functions a GPU computes on its special-function unit: the learner's calls reach the runner's
+// counting wrappers first (sim/src/runtime_api/work_counting.cpp), for the speed estimate.
+constexpr const char* kCountedMath[] = {"expf", "exp2f", "logf", "log2f",  "log10f", "powf",   "sinf", "cosf",
+                                        "tanf", "tanhf", "erff", "expm1f", "log1pf", "atan2f", "exp",  "exp2",
+                                        "log",  "log2",  "pow",  "sin",    "cos",    "tanh"};
+
 }  // namespace
 
 CommandLine sim_library_command(const BuildConfig& config, const std::filesystem::path& object,
                                 const std::filesystem::path& glue, const std::filesystem::path& library) {
-  // The C library's copies reach the simulator's checks (sim/src/memory/tsan_abi.cpp) before they copy.
-  return {config.cxx.string(),
-          "-shared",
-          "-o",
-          library.string(),
-          object.string(),
-          std::string("-Wl,") + kGlueSymbol,
-          "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset",
-          glue.string()};
+  // The C library's copies reach the simulator's checks (sim/src/memory/tsan_abi.cpp) before they copy;
+  // the counted math functions reach its work counters.
+  CommandLine cmd{config.cxx.string(),
+                  "-shared",
+                  "-o",
+                  library.string(),
+                  object.string(),
+                  std::string("-Wl,") + kGlueSymbol,
+                  "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset",
+                  glue.string()};
+  for (const char* name : kCountedMath) cmd.push_back(std::string("-Wl,--wrap=") + name);
+  return cmd;
 }
 
 CommandLine runner_link_command(const BuildConfig& config, Backend backend,

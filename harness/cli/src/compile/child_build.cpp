@@ -192,7 +192,8 @@ bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const P
   BuildSteps steps(info);
   // Translates CUDA text into `to`; false (with the errors logged) if it cannot.
   const auto translate = [&](const std::string& text, const fs::path& from, const fs::path& to) {
-    const auto translated = sim::translate_cuda(text, from.string());
+    // With the speed estimate's counts of arithmetic: the same child runs the cases and the estimate.
+    const auto translated = sim::translate_cuda(text, from.string(), true);
     for (const auto& error : translated.errors) info.log += error + "\n";
     if (!translated.errors.empty()) return false;
     fs::create_directories(to.parent_path());

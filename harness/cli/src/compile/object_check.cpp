@@ -1,17 +1,14 @@
 #include "compile/object_check.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <map>
-#include <memory>
 #include <set>
 #include <sstream>
 #include <string_view>
 
 #include "compile/link_errors.hpp"
+#include "support/demangle.hpp"
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
@@ -66,13 +63,6 @@ const char* refusal(const std::string& symbol) {
       (symbol.find("Memcpy") != std::string::npos || generic_nodes.contains(symbol)))
     return kUncheckedCopy;
   return nullptr;
-}
-
-std::string demangled(const std::string& symbol) {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text(
-      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
-  return status == 0 && text ? text.get() : symbol;
 }
 
 // The instruction that enters the kernel: x86-64's syscall, sysenter and int $0x80, AArch64's svc.

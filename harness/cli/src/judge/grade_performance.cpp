@@ -29,13 +29,18 @@ PerformancePart performance_part(const PuzzleReport& puzzle, double max_points) 
   }
   double log_sum = 0;
   int timed = 0;
+  std::string estimated_on;  // the simulator's estimates stand in for timings
   for (const auto& c : puzzle.cases) {
     const CaseResult& r = c.result;
     std::optional<double> ratio;
-    if (r.tflops && c.solution_tflops && *c.solution_tflops > 0)
+    if (r.tflops && c.solution_tflops && *c.solution_tflops > 0) {
       ratio = *r.tflops / *c.solution_tflops;
-    else if (r.gbps && r.solution_gbps && *r.solution_gbps > 0)
+    } else if (r.gbps && r.solution_gbps && *r.solution_gbps > 0) {
       ratio = *r.gbps / *r.solution_gbps;
+    } else if (c.estimate && c.estimate->solution_ms && c.estimate->ms > 0) {
+      ratio = *c.estimate->solution_ms / c.estimate->ms;
+      estimated_on = c.estimate->gpu;
+    }
     if (!ratio || *ratio <= 0) continue;
     log_sum += std::log(*ratio);
     ++timed;
@@ -47,12 +52,13 @@ PerformancePart performance_part(const PuzzleReport& puzzle, double max_points) 
   part.ratio = std::exp(log_sum / timed);
   part.points = std::round(max_points * std::min(1.0, *part.ratio / kFullPointsRatio) * 10) / 10;
   part.message = fixed(*part.ratio * 100, 0) + "% of the reference solution's speed over " +
-                 std::to_string(timed) + " timed case" + (timed == 1 ? "" : "s");
+                 std::to_string(timed) + " timed case" + (timed == 1 ? "" : "s") +
+                 (estimated_on.empty() ? "" : " (estimated on the simulator for an " + estimated_on + ")");
   return part;
 }
 
-std::optional<PerformancePart> speed_part(const GradedPuzzle& puzzle, Backend backend, double max_points) {
-  if (max_points <= 0 || backend != Backend::gpu) return std::nullopt;
+std::optional<PerformancePart> speed_part(const GradedPuzzle& puzzle, double max_points) {
+  if (max_points <= 0) return std::nullopt;
   if (puzzle.state != GradeState::graded)
     return PerformancePart{.max_points = max_points, .message = "not graded: " + puzzle.reason};
   return performance_part(puzzle.report, max_points);

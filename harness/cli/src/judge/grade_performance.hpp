@@ -1,5 +1,6 @@
-// The optional speed part of a grade (a GPU only): up to `max_points` per puzzle for the kernel's speed
-// relative to the reference solution, timed on the same GPU in the same run.
+// The optional speed part of a grade: up to `max_points` per puzzle for the kernel's speed relative to the
+// reference solution, timed on the same GPU in the same run, or on the simulator estimated for the same GPU
+// (docs/simulator.md, "Estimated speed").
 #pragma once
 #include "model/grade_report.hpp"
 
@@ -9,8 +10,8 @@ namespace puzzle::cli {
 // kernel / solution over the timed cases). Nothing for a puzzle whose cases do not all pass.
 PerformancePart performance_part(const PuzzleReport& puzzle, double max_points);
 
-// A puzzle's speed part in a grade: none unless speed is graded (`max_points` > 0 on a GPU); 0 of
-// `max_points` for a puzzle not graded (missing, not run), so that every submission has the same maximum.
-std::optional<PerformancePart> speed_part(const GradedPuzzle& puzzle, Backend backend, double max_points);
+// A puzzle's speed part in a grade: none unless speed is graded (`max_points` > 0); 0 of `max_points` for a
+// puzzle not graded (missing, not run), so that every submission has the same maximum.
+std::optional<PerformancePart> speed_part(const GradedPuzzle& puzzle, double max_points);
 
 }  // namespace puzzle::cli

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/speed_estimate.hpp"
 #include "registry.hpp"
 #include "verdict.hpp"
 
@@ -50,6 +51,7 @@ struct CaseReport {
   bool needs_gpu = false;  // skipped on the simulator: not part of this check's score
   // The time was below what the device can do (device_peaks.hpp): no speed figure, no speed points.
   bool implausible_time = false;
+  std::optional<SpeedEstimate> estimate;  // the simulator's, for a timed case it could not time
 };
 
 struct PuzzleReport {

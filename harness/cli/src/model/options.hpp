@@ -21,10 +21,12 @@ struct CheckOptions {
   std::optional<std::filesystem::path> json;
   std::optional<double> timeout_s;  // per case; the backend's default when absent
   std::vector<std::string> cases;   // only these (by name); all when empty
+  bool timed = false;               // only the timed cases (a GPU times them, the simulator estimates them)
   bool verbose = false;
   bool sanitize = false;  // also run the cases under compute-sanitizer (a GPU only)
   bool api_check = true;  // refuse a file that uses process, file or exit APIs (api_check.hpp)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // grade's time budget: stop running then
+  std::string gpu;  // the GPU the simulator's speed estimate is for ("h100", "h200"); the H100 when empty
 };
 
 struct BenchOptions {
@@ -39,6 +41,7 @@ struct BenchOptions {
   std::vector<std::string> shapes;           // only these (by name); all when empty
   bool torch = true;                         // PyTorch's columns, where torch and a CUDA device answer
   bool verbose = false;
+  std::string gpu;  // the simulator estimates the times on this GPU ("h100", "h200"); the H100 when empty
 };
 
 struct HintOptions {
@@ -62,7 +65,8 @@ struct GradeOptions {
   std::optional<std::filesystem::path> json, gradescope, junit;
   std::optional<double> timeout_s;      // per case; the backend's default when absent
   std::optional<double> time_budget_s;  // for the whole grade; unlimited when absent
-  int perf_points = 0;                  // per puzzle, for speed relative to the solution (a GPU only)
+  int perf_points = 0;  // per puzzle, for speed relative to the solution (on the simulator: estimated)
+  std::string gpu;      // the simulator's estimate is for this GPU ("h100", "h200"); the H100 when empty
 };
 
 struct ResetOptions {

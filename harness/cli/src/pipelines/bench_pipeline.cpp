@@ -3,11 +3,13 @@
 #include <algorithm>
 
 #include "compile/child_build.hpp"
+#include "compile/kernel_resources.hpp"
 #include "judge/case_judging.hpp"
 #include "judge/perf_figures.hpp"
 #include "pipelines/bench_torch.hpp"
 #include "pipelines/check_pipeline.hpp"
 #include "pipelines/puzzle_lookup.hpp"
+#include "pipelines/speed_counts.hpp"
 #include "report/text_format.hpp"
 #include "run/child_runner.hpp"
 #include "run/device_probe.hpp"
@@ -163,14 +165,42 @@ TrafficCase traffic_of(const PuzzleSpec& spec, int index, const CaseRun& run,
   return traffic;
 }
 
+// The simulator's estimate for each shape: the kernel's counts, its file's registers and stack frames (nvcc), the GPU's table.
+void estimate_kernel(const BenchOptions& options, const BuildConfig& config, const BenchReport& report,
+                     BenchKernel& kernel, const BenchObserver& observer) {
+  const PuzzleSpec& spec = *report.spec;
+  const PuzzleSource source = load_source(spec, kernel.source, config.source_dir, kernel.file);
+  kernel.file = source.file;
+  std::vector<int> indices;
+  for (const TestCase* shape : report.shapes) indices.push_back(static_cast<int>(shape - spec.sweep.data()));
+  const CountsRequest request{.indices = indices, .sweep = true, .timeout = timeout_of(options)};
+  const EstimateCounts counts = source_counts(config, spec, source, request);
+  kernel.build = counts.build;
+  if (observer.kernel_started) observer.kernel_started(kernel);
+  if (!counts.build.ok) {
+    kernel.timings.assign(report.shapes.size(), BenchTiming{.problem = "did not compile"});
+    return;
+  }
+  const perf::GpuSpec& gpu = estimate_gpu(options.gpu);
+  for (const int index : indices) {
+    const TestCase& shape = spec.sweep.at(index);
+    BenchTiming timing;
+    if (const auto made = counts.cases.find(index); made != counts.cases.end()) {
+      const SpeedEstimate e = speed_estimate(spec, shape.params, gpu, made->second, std::nullopt);
+      timing.time_ms = e.ms;
+      timing.rate = bench_rate(spec, shape.params, e.ms);
+      timing.at_least = e.at_least;
+    } else {
+      const auto problem = counts.problems.find(index);
+      timing.problem = problem == counts.problems.end() ? "no estimate" : problem->second;
+    }
+    if (observer.shape_timed) observer.shape_timed(report, shape, timing);
+    kernel.timings.push_back(std::move(timing));
+  }
+}
+
 void count_traffic(const BenchOptions& options, const BuildConfig& config, BenchReport& report) {
   const PuzzleSpec& spec = *report.spec;
-  if (!options.shapes.empty())
-    throw UsageError(
-        "--shape names a GPU bench shape; the simulator counts traffic on the test cases instead");
-  if (options.ladder)
-    throw UsageError(
-        "--ladder times the versions on a GPU; on the simulator, `--file` counts the traffic of one");
   const SourceKind kind = options.file       ? SourceKind::file
                           : options.solution ? SourceKind::solution
                                              : SourceKind::learner;
@@ -208,13 +238,19 @@ BenchReport run_bench(const BenchOptions& options, const std::string& command_te
     report.backend = choice.backend;
     report.backend_reason = choice.reason;
     report.device = choice.device;
-    if (choice.backend == Backend::sim) {
-      if (observer.started) observer.started(report);
-      count_traffic(options, config, report);
-      return;
-    }
     report.shapes = chosen_shapes(spec, options.shapes);
     report.kernels = kernels_to_time(options, spec, config);
+    if (choice.backend == Backend::sim) {
+      // The baselines (cuBLAS) need a GPU; the simulator estimates the times of the others.
+      std::erase_if(report.kernels, [](const BenchKernel& k) { return k.source == SourceKind::baseline; });
+      report.estimated_on = estimate_gpu(options.gpu).name;
+      report.device.copy_gbps = estimate_gpu(options.gpu).dram_bytes_per_s / 1e9;
+      if (observer.started) observer.started(report);
+      for (BenchKernel& kernel : report.kernels) estimate_kernel(options, config, report, kernel, observer);
+      if (options.shapes.empty() && !options.ladder) count_traffic(options, config, report);
+      report.exit_code = report.kernels.empty() || report.kernels.front().build.ok ? kExitPassed : kExitUsage;
+      return;
+    }
     if (observer.started) observer.started(report);
     for (BenchKernel& kernel : report.kernels) time_kernel(options, config, report, kernel, observer);
     report.torch = time_torch(report, options, config, timeout_of(options), observer);

@@ -9,6 +9,7 @@
 
 #include "compile/api_check.hpp"
 #include "compile/child_build.hpp"
+#include "compile/kernel_resources.hpp"
 #include "judge/case_judging.hpp"
 #include "judge/concurrent_judge.hpp"
 #include "judge/perf_figures.hpp"
@@ -16,12 +17,14 @@
 #include "pipelines/puzzle_lookup.hpp"
 #include "pipelines/sim_cross_check.hpp"
 #include "pipelines/solution_times.hpp"
+#include "pipelines/speed_counts.hpp"
 #include "report/text_format.hpp"
 #include "run/child_runner.hpp"
 #include "run/device_probe.hpp"
 #include "run/input_drawing.hpp"
 #include "support/errors.hpp"
 #include "support/temp_dir.hpp"
+#include "support/thread_priority.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -73,8 +76,11 @@ void require_known_cases(const PuzzleSpec& puzzle, const std::vector<std::string
   }
 }
 
-bool wanted(const TestCase& test, const std::vector<std::string>& names) {
-  return names.empty() || std::find(names.begin(), names.end(), test.name) != names.end();
+// The cases named by --case (all without one), of which only the timed ones with --timed.
+bool wanted(const TestCase& test, const CheckOptions& options) {
+  const auto& names = options.cases;
+  return (names.empty() || std::find(names.begin(), names.end(), test.name) != names.end()) &&
+         (!options.timed || test.perf);
 }
 
 SourceKind source_kind(const CheckOptions& options) {
@@ -121,10 +127,73 @@ void add_performance(const BuildConfig& config, const CheckOptions& options, con
   }
 }
 
+// The timed cases a simulator check estimates: those asked for (a GPU times them, the simulator cannot
+// run them whole).
+std::vector<int> cases_to_estimate(const CheckOptions& options, const PuzzleSpec& spec, Backend backend) {
+  std::vector<int> timed;
+  if (backend != Backend::sim) return timed;
+  for (size_t i = 0; i < spec.cases.size(); ++i) {
+    if (spec.cases[i].perf && !spec.cases[i].sim && wanted(spec.cases[i], options))
+      timed.push_back(static_cast<int>(i));
+  }
+  return timed;
+}
+
+// Simulator: the timed cases' estimated times beside the solution's, once every case run has passed (a
+// wrong kernel's speed means nothing). The counts of a file estimated before come from the cache; the
+// others from an estimate run of `child`, with `resources`: the kernels' registers and stack frames that
+// nvcc reported meanwhile.
+void add_estimates(const BuildConfig& config, const CheckOptions& options, const PuzzleSource& source,
+                   const std::filesystem::path& child, std::future<perf::KernelResources>& resources,
+                   const std::vector<int>& timed, PuzzleReport& puzzle) {
+  const bool all_passed = std::all_of(puzzle.cases.begin(), puzzle.cases.end(), [](const CaseReport& c) {
+    return c.result.status == CaseStatus::passed || c.result.status == CaseStatus::skipped;
+  });
+  if (timed.empty() || !all_passed) return;
+  const auto started = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  const PuzzleSpec& spec = *puzzle.spec;
+  const perf::GpuSpec& gpu = estimate_gpu(options.gpu);
+  CountsRequest request{
+      .indices = timed, .timeout = case_timeout(options, Backend::sim), .deadline = options.deadline};
+  StoredCounts mine = stored_counts(config, spec, source, request);
+  std::map<int, std::string> problems;
+  if (!mine.missing.empty()) {
+    request.indices = mine.missing;
+    EstimateCounts made = estimate_counts(child, spec, {}, request);
+    // nvcc has had the build, the cases and this run to report, at a lower priority than them.
+    const perf::KernelResources nvcc = resources.valid() ? resources.get() : perf::KernelResources{};
+    for (auto& [index, counts] : made.cases) counts.resources = nvcc;
+    store_counts(config, spec, source, false, made.cases);
+    mine.cases.merge(made.cases);
+    problems = std::move(made.problems);
+    request.indices = timed;
+  }
+  const double ran = seconds();
+  const std::map<int, CaseCounts> solution = solution_counts(config, spec, request);
+  if (std::getenv("PUZZLE_TIMING")) {
+    std::fprintf(stderr, "[timing] speed estimate: %zu cases counted in %.2f s, the solution's in %.2f s\n",
+                 mine.missing.size(), ran, seconds() - ran);
+  }
+  for (CaseReport& c : puzzle.cases) {
+    const auto counts = mine.cases.find(c.index);
+    if (counts == mine.cases.end()) {
+      if (const auto problem = problems.find(c.index); problem != problems.end())
+        c.result.notes.push_back("no speed estimate: " + problem->second);
+      continue;
+    }
+    const auto theirs = solution.find(c.index);
+    c.estimate = speed_estimate(spec, spec.cases[c.index].params, gpu, counts->second,
+                                theirs == solution.end() ? std::nullopt : std::optional(theirs->second));
+  }
+}
+
 std::vector<int> cases_to_run(const CheckOptions& options, const PuzzleSpec& spec, Backend backend) {
   std::vector<int> to_run;
   for (size_t i = 0; i < spec.cases.size(); ++i) {
-    if (!wanted(spec.cases[i], options.cases)) continue;
+    if (!wanted(spec.cases[i], options)) continue;
     if (backend == Backend::sim && !spec.cases[i].sim) continue;
     to_run.push_back(static_cast<int>(i));
   }
@@ -206,7 +275,7 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
   puzzle.program_stderr = runs.program_stderr;
   std::map<int, CaseReport> judged = cases.finish(runs);
   for (size_t i = 0; i < spec.cases.size(); ++i) {
-    if (!wanted(spec.cases[i], options.cases)) continue;
+    if (!wanted(spec.cases[i], options)) continue;
     if (const auto it = judged.find(static_cast<int>(i)); it != judged.end()) {
       puzzle.cases.push_back(std::move(it->second));
     } else {
@@ -284,11 +353,20 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
 
     // Meanwhile the parent draws the inputs: the child finds them ready when it starts.
     std::optional<CaseWork> cases;
+    const std::vector<int> to_estimate = cases_to_estimate(options, spec, choice.backend);
     if (apis.ok) {
       std::vector<int> to_run = cases_to_run(options, spec, choice.backend);
-      if (to_run.empty())
+      if (to_run.empty() && to_estimate.empty())
         throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
-      cases.emplace(options, spec, report, std::move(to_run));
+      if (!to_run.empty()) cases.emplace(options, spec, report, std::move(to_run));
+    }
+    // The speed estimate needs the kernels' registers and stack frames: nvcc reports them, meanwhile.
+    std::future<perf::KernelResources> resources;
+    if (apis.ok && !to_estimate.empty()) {
+      resources = std::async(std::launch::async, [&] {
+        work_behind_the_compiler();  // nvcc, started from this thread, yields to the build and the cases
+        return kernel_resources(config, spec, source);
+      });
     }
     // On a GPU the simulator checks the small cases for barrier divergence and races, meanwhile.
     std::optional<std::future<SimCrossCheck>> cross_check;
@@ -305,8 +383,13 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);
     if (build.info.ok) {
-      run_cases(options, report, build.child, puzzle, observer, cross_check, *cases);
+      if (cases) {
+        run_cases(options, report, build.child, puzzle, observer, cross_check, *cases);
+      } else {  // only timed cases asked for, on the simulator: estimated, not judged
+        for (int index : to_estimate) puzzle.cases.push_back(skipped_case(spec, index, "needs a GPU", true));
+      }
       add_performance(config, options, report, puzzle);
+      add_estimates(config, options, source, build.child, resources, to_estimate, puzzle);
     }
     finish(puzzle);
     report.exit_code = exit_code_for(puzzle.status);

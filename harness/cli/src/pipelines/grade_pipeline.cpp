@@ -4,6 +4,7 @@
 
 #include "judge/case_judging.hpp"
 #include "judge/grade_performance.hpp"
+#include "judge/speed_estimates.hpp"
 #include "model/child_run.hpp"
 #include "pipelines/check_pipeline.hpp"
 #include "pipelines/course_points.hpp"
@@ -91,13 +92,13 @@ class Grader {
           p, GradeState::out_of_time,
           "the time budget of " + format_seconds(*options_.time_budget_s) + " ran out before this puzzle",
           backend);
-      p.performance = speed_part(p, backend, options_.perf_points);
+      p.performance = speed_part(p, options_.perf_points);
       return true;  // the puzzles after it are marked the same way, each in its turn
     }
     if (observer_.puzzle_started) observer_.puzzle_started(report_, index);
     const auto puzzle_start = Clock::now();
     const bool go_on = run(p, backend);
-    p.performance = speed_part(p, backend, options_.perf_points);
+    p.performance = speed_part(p, options_.perf_points);
     p.seconds = seconds_since(puzzle_start);
     return go_on;
   }
@@ -118,7 +119,8 @@ class Grader {
                        .backend = backend == Backend::gpu ? BackendRequest::gpu : BackendRequest::sim,
                        .seed = report_.run.seed,
                        .timeout_s = options_.timeout_s,
-                       .deadline = deadline_};
+                       .deadline = deadline_,
+                       .gpu = options_.gpu};
     if (report_.submission) {
       const SubmittedFile file = find_submitted_file(*report_.submission, spec);
       if (!file.graded) {
@@ -209,12 +211,13 @@ void prepare(GradeReport& report, const GradeOptions& options, const BuildConfig
     p.report.file =
         options.submission ? *report.submission / spec->file : config.source_dir / stub_path(*spec);
     mark_not_graded(p, GradeState::pending, "grading did not get to this puzzle", choice.backend);
-    p.performance = speed_part(p, choice.backend, options.perf_points);
+    p.performance = speed_part(p, options.perf_points);
     report.puzzles.push_back(std::move(p));
   }
   if (options.perf_points > 0 && choice.backend != Backend::gpu) {
-    report.notes.push_back(
-        "--perf-points: speed is graded on a GPU only; this grade has no performance part");
+    report.notes.push_back("--perf-points: speed is estimated on the simulator for an " +
+                           estimate_gpu(options.gpu).name +
+                           " from what it counts, not timed (docs/simulator.md, \"Estimated speed\")");
   }
 }
 

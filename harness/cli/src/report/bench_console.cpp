@@ -48,7 +48,7 @@ std::vector<std::string> cells_of(const BenchReport& report, const BenchSeries& 
                                   size_t columns) {
   std::vector<std::string> cells(columns, "-");
   if (t.time_ms) {
-    cells[0] = fixed(*t.time_ms, *t.time_ms < 1 ? 3 : 2);
+    cells[0] = (t.at_least ? ">" : "") + fixed(*t.time_ms, *t.time_ms < 1 ? 3 : 2);
     cells[1] = fixed(*t.rate, 1);
     if (report.metric == "GB/s" && report.device.copy_gbps)
       cells[2] = fixed(100 * *t.rate / *report.device.copy_gbps, 0) + "%";
@@ -159,6 +159,8 @@ void print_bench_header(std::ostream& out, Style style, const BenchReport& repor
       << "\n";
   if (*report.backend == Backend::sim) {
     out << "backend: simulator (" << report.backend_reason << ")\n";
+    out << "times:   estimated on an " << report.estimated_on
+        << " from what the simulator counts (docs/simulator.md, \"Estimated speed\"), not measured; > marks a lower bound\n";
   } else {
     out << "device:  " << report.device.name;
     if (report.device.copy_gbps) out << ", copy bandwidth " << fixed(*report.device.copy_gbps, 0) << " GB/s";
@@ -189,8 +191,9 @@ void print_bench_shape(std::ostream& out, Style style, const BenchReport& report
                        const BenchTiming& timing) {
   out << "  " << padded(shape.name, shape_width(report));
   if (timing.time_ms) {
-    out << style(fixed(*timing.time_ms, *timing.time_ms < 1 ? 3 : 2) + " ms  " + fixed(*timing.rate, 1) +
-                     " " + report.metric,
+    out << style((timing.at_least ? "at least " : "") + fixed(*timing.time_ms, *timing.time_ms < 1 ? 3 : 2) +
+                     " ms  " + fixed(*timing.rate, 1) + " " + report.metric +
+                     (report.estimated_on.empty() ? "" : " (estimated)"),
                  Tone::dim);
   } else {
     out << style(timing.problem, Tone::warn);
@@ -221,10 +224,10 @@ void print_bench_torch_shape(std::ostream& out, Style style, const BenchReport& 
 
 void print_bench_results(std::ostream& out, Style style, const BenchReport& report) {
   out << "\n";
+  if (!report.kernels.empty()) print_table(out, style, report);
   if (*report.backend == Backend::sim) {
-    print_traffic(out, report);
+    if (!report.traffic.empty()) print_traffic(out, report);
   } else {
-    print_table(out, style, report);
     print_torch_source(out, report);
   }
   if (report.chart) out << "chart:   " << report.chart->string() << "\n";

@@ -10,7 +10,8 @@ json timing_json(const BenchTiming& t) {
   return {{"time_ms", json_number(t.time_ms)},
           {"rate", json_number(t.rate)},
           {"memory_bytes", t.memory_bytes ? json(*t.memory_bytes) : json(nullptr)},
-          {"problem", t.problem.empty() ? json(nullptr) : json(t.problem)}};
+          {"problem", t.problem.empty() ? json(nullptr) : json(t.problem)},
+          {"at_least", t.at_least}};
 }
 
 json shapes_json(const BenchReport& report) {
@@ -76,11 +77,12 @@ json bench_to_json(const BenchReport& report, const std::string& tool_version) {
             {"metric", report.metric},
             {"exit_code", report.exit_code},
             {"error", report.error.empty() ? json(nullptr) : json(report.error)}};
+  j["kernels"] = kernels;
+  j["shapes"] = shapes_json(report);
   if (report.backend == Backend::gpu) {
-    j["kernels"] = kernels;
     j["torch"] = torch_json(report.torch);
-    j["shapes"] = shapes_json(report);
   } else if (report.backend == Backend::sim) {
+    j["estimated_on"] = report.estimated_on;
     j["traffic_kernel"] = report.traffic_kernel;
     j["traffic"] = traffic_json(report);
   }

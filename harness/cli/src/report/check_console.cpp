@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "compare.hpp"
+#include "report/estimate_text.hpp"
 #include "report/text_format.hpp"
 
 namespace puzzle::cli {
@@ -192,10 +193,17 @@ void ConsoleReport::case_line(const CaseReport& c, size_t name_width, size_t sha
                               const std::set<std::string>& shared_notes) {
   const CaseResult& r = c.result;
   const Tag tag = tag_for(r.status);
-  const std::string detail = r.status == CaseStatus::passed ? speed_text(c) : r.message;
+  const std::string detail = r.status == CaseStatus::passed ? speed_text(c)
+                             : c.estimate                    ? "timed on a GPU; " + estimate_line(*c.estimate)
+                                                             : r.message;
   const std::string shape = shape_of(r.params);
   out_ << "  " << style_(padded(tag.text, kTagWidth), tag.tone) << padded(r.name, name_width + 2)
        << (detail.empty() ? shape : padded(shape, shape_width + 2) + detail) << "\n";
+  if (c.estimate) {
+    out_ << "      " << style_(counters_line(*c.estimate), Tone::dim) << "\n";
+    if (const std::string slow = slow_line(*c.estimate); !slow.empty())
+      out_ << "      " << style_("slow: " + slow, Tone::warn) << "\n";
+  }
   if (r.status != CaseStatus::passed) return;  // a failed case's notes are in its details
   for (const auto& note : r.notes) {
     if (!shared_notes.contains(note)) out_ << "      " << style_(note, Tone::dim) << "\n";
@@ -345,8 +353,13 @@ void ConsoleReport::results(const CheckReport& report) {
     scratch_line(p);
     if (report.backend == Backend::sim &&
         std::any_of(p.spec->cases.begin(), p.spec->cases.end(), [](const TestCase& t) { return t.perf; })) {
+      const bool estimated =
+          std::any_of(p.cases.begin(), p.cases.end(), [](const CaseReport& c) { return c.estimate.has_value(); });
       out_ << "  "
-           << style_("speed: timing needs a GPU; the traffic notes say what your kernels moved", Tone::dim)
+           << style_(estimated ? "speed: estimated from what the simulator counted (docs/simulator.md, \"Estimated speed\"); "
+                                 "a GPU times it"
+                               : "speed: timing needs a GPU; the traffic notes say what your kernels moved",
+                     Tone::dim)
            << "\n";
     }
     size_t not_detailed = 0;

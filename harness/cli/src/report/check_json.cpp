@@ -57,6 +57,36 @@ json sim_json(const json& sim) {
             {"live_bytes", sim.value("scratch_live_bytes", json(nullptr))}}}};
 }
 
+json estimate_json(const std::optional<SpeedEstimate>& estimate) {
+  if (!estimate) return nullptr;
+  const SpeedEstimate& e = *estimate;
+  return {{"gpu", e.gpu},
+          {"ms", json_number(e.ms)},
+          {"at_least", e.at_least},
+          {"at_most", e.at_most},
+          {"binding", e.binding},
+          {"bound", e.bound},
+          {"pct_of_copy", json_number(e.pct_of_copy)},
+          {"tflops", json_number(e.tflops)},
+          {"solution_ms", json_number(e.solution_ms)},
+          {"slow_reason", e.slow_reason.empty() ? json(nullptr) : json(e.slow_reason)},
+          {"counters",
+           {{"kernel", e.kernel},
+            {"blocks", e.blocks},
+            {"threads_per_block", e.threads_per_block},
+            {"busy_sms", e.busy_sms},
+            {"sms", e.sms},
+            {"sectors_per_request", json_number(e.sectors_per_request)},
+            {"sector_use", json_number(e.sector_use)},
+            {"bank_conflict_ways", json_number(e.bank_ways)},
+            {"warps_per_sm", e.warps_per_sm},
+            {"max_warps_per_sm", e.max_warps_per_sm},
+            {"occupancy_limit", e.occupancy_limit},
+            {"registers", e.registers},
+            {"registers_measured", e.registers_measured},
+            {"dram_bytes", json_number(e.dram_bytes)}}}};
+}
+
 json case_json(const CaseReport& c) {
   const CaseResult& r = c.result;
   json buffers = json::array(), diagnoses = json::array();
@@ -102,7 +132,8 @@ json case_json(const CaseReport& c) {
           {"pct_of_copy", json_number(r.pct_of_copy)},
           {"tflops", json_number(r.tflops)},
           {"solution_gbps", json_number(r.solution_gbps)},
-          {"solution_tflops", json_number(c.solution_tflops)}};
+          {"solution_tflops", json_number(c.solution_tflops)},
+          {"estimate", estimate_json(c.estimate)}};
 }
 
 json puzzle_json(const PuzzleReport& p) {

@@ -1,0 +1,70 @@
+#include "compile/kernel_resources.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "compile/child_build.hpp"
+#include "support/demangle.hpp"
+#include "support/file_io.hpp"
+#include "support/subprocess.hpp"
+#include "support/temp_dir.hpp"
+
+namespace puzzle::cli {
+
+namespace fs = std::filesystem;
+
+perf::KernelResources parse_ptxas_resources(const std::string& output) {
+  static const std::regex entry(R"(Compiling entry function '([^']+)')");
+  static const std::regex stack(R"((\d+) bytes stack frame, (\d+) bytes spill stores)");
+  static const std::regex used(R"(Used (\d+) registers)");
+  perf::KernelResources counts;
+  std::string kernel;
+  int stack_bytes = 0;
+  for (size_t start = 0; start < output.size();) {
+    const size_t end = std::min(output.find('\n', start), output.size());
+    const std::string line = output.substr(start, end - start);
+    start = end + 1;
+    std::smatch m;
+    if (std::regex_search(line, m, entry)) {
+      kernel = perf::kernel_spelling(demangled(m[1].str()));
+      stack_bytes = 0;
+    } else if (!kernel.empty() && std::regex_search(line, m, stack)) {
+      // A frame of spilled registers is not one of arrays: only the latter is in the estimate.
+      stack_bytes = std::stoi(m[2].str()) == 0 ? std::stoi(m[1].str()) : 0;
+    } else if (!kernel.empty() && std::regex_search(line, m, used)) {
+      const perf::KernelResource resource{.registers = std::stoi(m[1].str()), .stack_bytes = stack_bytes};
+      counts[kernel] = resource;
+      perf::KernelResource& bare = counts[perf::kernel_base_name(kernel)];
+      bare.registers = std::max(bare.registers, resource.registers);
+      bare.stack_bytes = std::max(bare.stack_bytes, resource.stack_bytes);
+      kernel.clear();
+    }
+  }
+  return counts;
+}
+
+perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
+                                      const PuzzleSource& source) {
+  if (config.nvcc.empty() || access(config.nvcc.c_str(), X_OK) != 0) return {};
+  // Named by the file's content, and by what is kept of nvcc's report (a new reading must not read old files).
+  constexpr const char* kReading = "-r2";
+  const fs::path cache = config.build_dir / "cache" / "resources" /
+                         (child_key(config, puzzle, source, Backend::sim) + kReading + ".json");
+  if (const auto cached = read_text(cache)) {
+    const auto j = nlohmann::json::parse(*cached, nullptr, false);
+    if (j.is_object()) return j.get<perf::KernelResources>();
+  }
+  TempDir work("puzzle-resources-");
+  const CapturedRun run = run_captured({config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3",
+                                        "-arch=sm_" + config.cuda_arch, "-cubin", "-Xptxas", "-v", "-o",
+                                        (work.path() / "kernels.cubin").string(), source.file.string()});
+  if (!run.status.ok()) return {};
+  const perf::KernelResources counts = parse_ptxas_resources(run.output);
+  fs::create_directories(cache.parent_path());
+  write_atomically(cache, nlohmann::json(counts).dump() + "\n");
+  return counts;
+}
+
+}  // namespace puzzle::cli
