@@ -46,7 +46,10 @@ TEST_CASE("nested loops count apart; a do-while counts in its body") {
 
 TEST_CASE("what it leaves alone: host functions without loops, declarations, conditions that declare") {
   CHECK(counted("void host(int n) { int m = n + 1; }") == "void host(int n) { int m = n + 1; }");
-  CHECK(counted("__device__ float table[4] = {1, 2, 3, 4};") == "__device__ float table[4] = {1, 2, 3, 4};");
+  // (the translator registers a __device__ variable after its declaration: not a count)
+  const std::string table = counted("__device__ float table[4] = {1, 2, 3, 4};");
+  CHECK(table.starts_with("__device__ float table[4] = {1, 2, 3, 4};"));
+  CHECK(table.find("count_work") == std::string::npos);
   CHECK(counted("__device__ float f(float);") == "__device__ float f(float);");
   // A condition that declares a variable takes no count: the loop counts in the function's body.
   CHECK(counted("__global__ void k(int* p) { while (int v = *p) p += v; }") ==
