@@ -36,8 +36,8 @@ struct Job {
   // The parent draws the inputs and writes them for the child (input_path), each case's once its
   // inputs_ready_path exists; otherwise the child draws them itself (the same values: case_data.hpp).
   bool inputs_from_parent = false;
-  // The simulator's speed estimate (docs/simulator.md, "Estimated speed"): the cases (or, in "sweep" mode, the
-  // shapes) run on buffers that are allocated but never filled, a sample of each launch's blocks with
+  // The simulator's speed estimate (docs/simulator.md, "Estimated speed"): the cases (or, in "sweep" mode,
+  // the shapes) run on buffers that are allocated but never filled, a sample of each launch's blocks with
   // their work counted; the record's "sim" report then holds "work" per launch, and no outputs are kept.
   bool estimate = false;
 };

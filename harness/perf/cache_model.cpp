@@ -15,7 +15,8 @@ MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const O
   const double l1_bytes = std::max(gpu.l1_shared_bytes - occupancy.shared_per_sm, 16.0 * 1024);
   const double l2_bytes = gpu.l2_bytes * k.usable_l2;
   const double first_bytes = work.first_load_sectors * scale * kSector;  // the blocks' own footprints, summed
-  const double sharing = work.footprint_load_bytes > 0 ? std::max(1.0, first_bytes / work.footprint_load_bytes) : 1;
+  const double sharing =
+      work.footprint_load_bytes > 0 ? std::max(1.0, first_bytes / work.footprint_load_bytes) : 1;
   const double working_sets = std::max(1.0, concurrent_blocks / std::min(sharing, concurrent_blocks));
   MemoryTraffic t;
   double reused_from_dram = 0;
@@ -45,7 +46,9 @@ MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const O
   const double loads = t.l1_hits + t.l2_hits + t.dram_loads;
   t.l2_bytes = (loads - t.l1_hits + work.store_sectors * scale) * kSector;
   t.load_latency_cycles =
-      loads > 0 ? (t.l1_hits * k.l1_latency + t.l2_hits * k.l2_latency + t.dram_loads * k.dram_latency) / loads : 0;
+      loads > 0
+          ? (t.l1_hits * k.l1_latency + t.l2_hits * k.l2_latency + t.dram_loads * k.dram_latency) / loads
+          : 0;
   return t;
 }
 

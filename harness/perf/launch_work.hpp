@@ -24,7 +24,7 @@ struct LaunchWork {
   double load_requests = 0, store_requests = 0, load_sectors = 0, store_sectors = 0, lines = 0;
   double load_bytes = 0, store_bytes = 0;  // asked for by the lanes
   bool waits_for_blocks = false;           // blocks poll for one another: the counts may be high
-  std::vector<double> load_reuse;  // by std::bit_width of the reuse distance in 32-byte sectors
+  std::vector<double> load_reuse;          // by std::bit_width of the reuse distance in 32-byte sectors
   double first_load_sectors = 0, first_store_sectors = 0;
   double footprint_load_bytes = 0, footprint_store_bytes = 0;  // already of the whole grid
   double shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;

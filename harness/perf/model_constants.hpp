@@ -1,5 +1,5 @@
-// The constants of the speed estimate's model in one place (docs/simulator.md, "Estimated speed", says what each
-// is and how the values were chosen): the time model and the cache model read them, and a fit against
+// The constants of the speed estimate's model in one place (docs/simulator.md, "Estimated speed", says what
+// each is and how the values were chosen): the time model and the cache model read them, and a fit against
 // the calibration tables may try others.
 #pragma once
 
@@ -10,10 +10,10 @@ struct ModelConstants {
   double first_launch_seconds = 3.0e-6;
   double next_launch_seconds = 1.5e-6;
   double instructions_per_operator = 0.4;  // SASS instructions per source operator the translator counts
-  double special_issue = 4;                // instructions per special function: an exp is an ex2 and a multiply
-  double mma_sync_share = 0.48;            // of the tensor cores' peak that mma.sync reaches
-  double l2_bytes_per_sm_clock = 32;       // what one SM can take from L2
-  double loads_in_flight = 4;              // independent loads a thread keeps outstanding
+  double special_issue = 4;           // instructions per special function: an exp is an ex2 and a multiply
+  double mma_sync_share = 0.48;       // of the tensor cores' peak that mma.sync reaches
+  double l2_bytes_per_sm_clock = 32;  // what one SM can take from L2
+  double loads_in_flight = 4;         // independent loads a thread keeps outstanding
   // A thread's dependent chain: SM clocks per unit of each kind of work (a load's come from the caches).
   double operator_chain = 0.5, special_chain = 18, shared_chain = 4.7, collective_chain = 10,
          barrier_chain = 20, tensor_chain = 4;

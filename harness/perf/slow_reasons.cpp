@@ -36,9 +36,10 @@ std::string occupancy_reason(const LaunchEstimate& k, const LaunchEstimate& s) {
 // of each (the L1 then serves every lane apart).
 std::string coalescing(const LaunchEstimate& k, const LaunchEstimate& s) {
   if (k.sector_use > 0.5 || k.sectors_per_request < 2 * std::max(s.sectors_per_request, 1.0)) return "";
-  return "uncoalesced: a warp's access touches " + number(k.sectors_per_request, 1) + " sectors of 32 bytes and uses " +
-         number(100 * k.sector_use, 0) + "% of their bytes (the solution's: " + number(s.sectors_per_request, 1) +
-         " sectors, " + number(100 * s.sector_use, 0) + "%): the threads of a warp read addresses far apart";
+  return "uncoalesced: a warp's access touches " + number(k.sectors_per_request, 1) +
+         " sectors of 32 bytes and uses " + number(100 * k.sector_use, 0) +
+         "% of their bytes (the solution's: " + number(s.sectors_per_request, 1) + " sectors, " +
+         number(100 * s.sector_use, 0) + "%): the threads of a warp read addresses far apart";
 }
 
 std::string bank_conflicts(const LaunchEstimate& k) {

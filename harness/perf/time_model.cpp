@@ -77,12 +77,13 @@ LaunchEstimate estimate_launch(const GpuSpec& gpu, const LaunchWork& w, const Ke
   // Latency: each round of blocks an SM holds takes its longest thread's dependent chain; and DRAM can
   // go no faster than the bytes the resident warps keep in flight allow (Little's law).
   const auto chain = [&](Work k) { return w.longest_of(k); };
-  const double chain_cycles =
-      chain(Work::ops) * k.instructions_per_operator * k.operator_chain + chain(Work::special) * k.special_chain +
-      chain(Work::global) * e.traffic.load_latency_cycles / k.loads_in_flight +
-      chain(Work::shared) * k.shared_chain + chain(Work::collective) * k.collective_chain +
-      chain(Work::barrier) * k.barrier_chain + chain(Work::tensor) * k.tensor_chain +
-      (e.local_memory ? chain(Work::indexes) * k.shared_chain : 0);
+  const double chain_cycles = chain(Work::ops) * k.instructions_per_operator * k.operator_chain +
+                              chain(Work::special) * k.special_chain +
+                              chain(Work::global) * e.traffic.load_latency_cycles / k.loads_in_flight +
+                              chain(Work::shared) * k.shared_chain +
+                              chain(Work::collective) * k.collective_chain +
+                              chain(Work::barrier) * k.barrier_chain + chain(Work::tensor) * k.tensor_chain +
+                              (e.local_memory ? chain(Work::indexes) * k.shared_chain : 0);
   const double rounds = std::ceil(on_busiest / e.occupancy.blocks_per_sm);
   const double in_flight =
       resident * warps_per_block * k.loads_in_flight * 32 * std::max(e.sectors_per_request, 1.0);
@@ -125,8 +126,8 @@ std::string kernel_spelling(const std::string& kernel) {
   std::string name = kernel;
   for (const std::string anonymous = "(anonymous namespace)::"; name.find(anonymous) != std::string::npos;)
     name.erase(name.find(anonymous), anonymous.size());
-  // The name ends at its parameter list and starts after the return type nvcc's names have ("void f<1>(int)"):
-  // both at the top level of the template brackets.
+  // The name ends at its parameter list and starts after the return type nvcc's names have ("void
+  // f<1>(int)"): both at the top level of the template brackets.
   int depth = 0;
   size_t start = 0, end = name.size();
   for (size_t i = 0; i < name.size() && end == name.size(); ++i) {
@@ -161,8 +162,8 @@ const LaunchEstimate* Estimate::longest() const {
   return it == launches.end() ? nullptr : &*it;
 }
 
-Estimate estimate(const GpuSpec& gpu, const std::vector<LaunchWork>& launches, const KernelResources& registers,
-                  const ModelConstants& k) {
+Estimate estimate(const GpuSpec& gpu, const std::vector<LaunchWork>& launches,
+                  const KernelResources& registers, const ModelConstants& k) {
   Estimate e;
   for (const LaunchWork& w : launches) {
     LaunchEstimate launch = estimate_launch(gpu, w, registers, k);

@@ -69,7 +69,7 @@ void from_json(const nlohmann::json& j, KernelResource& r);
 std::string kernel_spelling(const std::string& kernel);
 std::string kernel_base_name(const std::string& kernel);
 
-Estimate estimate(const GpuSpec& gpu, const std::vector<LaunchWork>& launches, const KernelResources& registers,
-                  const ModelConstants& constants = {});
+Estimate estimate(const GpuSpec& gpu, const std::vector<LaunchWork>& launches,
+                  const KernelResources& registers, const ModelConstants& constants = {});
 
 }  // namespace puzzle::perf

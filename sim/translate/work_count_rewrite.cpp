@@ -70,8 +70,8 @@ std::optional<size_t> statement_end(const Rewriter& rw, size_t first) {
 struct Region {
   size_t first, last, after;
   size_t header_first = 0, header_last = 0;  // a loop's parentheses, whose operators do not count
-  bool in_condition = false;     // the call goes into a loop condition: `N), ` follows
-  bool empty_condition = false;  // `for (init;; step)`: the condition is the call and `true`
+  bool in_condition = false;                 // the call goes into a loop condition: `N), ` follows
+  bool empty_condition = false;              // `for (init;; step)`: the condition is the call and `true`
 };
 
 // A condition that declares a variable (`while (int n = f())`) cannot take a comma expression.

@@ -42,7 +42,8 @@ LaunchWork copy_rows(uint64_t rows, uint64_t cols) {
 
 TEST_CASE("kernel names as launches and nvcc write them") {
   CHECK(kernel_spelling("ns::attention<64, true>") == "attention<64,true>");
-  CHECK(kernel_spelling("void (anonymous namespace)::f<Config<1, 2>>(float const*, int)") == "f<Config<1,2>>");
+  CHECK(kernel_spelling("void (anonymous namespace)::f<Config<1, 2>>(float const*, int)") ==
+        "f<Config<1,2>>");
   CHECK(kernel_base_name("void (anonymous namespace)::f<Config<1, 2>>(float const*, int)") == "f");
   CHECK(kernel_base_name("row_softmax_kernel") == "row_softmax_kernel");
 }
@@ -58,7 +59,7 @@ TEST_CASE("occupancy: the resource that runs out first") {
   const Occupancy shared = occupancy(gpu, 128, 100 * 1024, 32);  // 101 KiB a block of 228
   CHECK(shared.blocks_per_sm == 2);
   CHECK(shared.limited_by == "shared memory");
-  CHECK(occupancy(gpu, 32, 0, 16).blocks_per_sm == 32);  // at most 32 blocks
+  CHECK(occupancy(gpu, 32, 0, 16).blocks_per_sm == 32);             // at most 32 blocks
   CHECK(occupancy(gpu, 1024, 300 * 1024, 255).blocks_per_sm == 1);  // never less than one
 }
 
@@ -111,11 +112,13 @@ TEST_CASE("nvcc's registers decide occupancy; a launch named by a template param
   CHECK(measured.launches[0].occupancy.blocks_per_sm == 2);
   LaunchWork named = w;
   named.kernel = "kernel";  // a launcher's template parameter
-  const Estimate fallback = estimate(h100(), {named}, {{"copy", {.registers = 128}}, {"other", {.registers = 40}}});
+  const Estimate fallback =
+      estimate(h100(), {named}, {{"copy", {.registers = 128}}, {"other", {.registers = 40}}});
   CHECK(fallback.launches[0].registers == 128);
   named.function = "void copy(float const*, float*)";  // what addr2line says the kernel is
-  CHECK(estimate(h100(), {named}, {{"copy", {.registers = 64}}, {"other", {.registers = 40}}}).launches[0].registers ==
-        64);
+  CHECK(estimate(h100(), {named}, {{"copy", {.registers = 64}}, {"other", {.registers = 40}}})
+            .launches[0]
+            .registers == 64);
 }
 
 TEST_CASE("reuse within L1's reach is an L1 hit; blocks sharing data hit L2 where their working sets fit") {

@@ -33,7 +33,8 @@ void copy_columns(const float* x, float* y, int rows, int cols) {  // a thread p
 void read_twice(const float* x, float* y, int cols) {  // a block per row, the row read twice
   float s = 0;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) s += x[blockIdx.x * cols + c];
-  for (int c = threadIdx.x; c < cols; c += blockDim.x) y[blockIdx.x * cols + c] = x[blockIdx.x * cols + c] + s;
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    y[blockIdx.x * cols + c] = x[blockIdx.x * cols + c] + s;
 }
 
 uint64_t reused(const sim::harness::LaunchWork& w) {
@@ -53,7 +54,7 @@ TEST_CASE("a coalesced warp's request touches 4 sectors; a thread per row touche
   });
   REQUIRE(coalesced.work.size() == 1);
   const sim::harness::LaunchWork& w = coalesced.work[0];
-  CHECK(w.blocks_simulated == rows);  // 64 blocks: the whole grid
+  CHECK(w.blocks_simulated == rows);   // 64 blocks: the whole grid
   CHECK(w.load_requests == rows * 8);  // 8 warps a block, one load each
   CHECK(w.load_sectors == 4 * w.load_requests);
   CHECK(w.load_bytes == 32 * w.load_sectors);
@@ -68,7 +69,7 @@ TEST_CASE("a coalesced warp's request touches 4 sectors; a thread per row touche
   REQUIRE(strided.work.size() == 1);
   const sim::harness::LaunchWork& s = strided.work[0];
   CHECK(s.load_requests == rows / 32 * cols);
-  CHECK(s.load_sectors == 32 * s.load_requests);  // each lane its own row
+  CHECK(s.load_sectors == 32 * s.load_requests);   // each lane its own row
   CHECK(s.load_bytes * 8 == 32 * s.load_sectors);  // 4 of every 32 bytes used
   // A lane's next column is in the sector it touched 32 sectors (a warp's request) before.
   CHECK(reused(s) > s.load_sectors / 2);
@@ -111,12 +112,11 @@ TEST_CASE("a block past the budget is stopped: the estimate is then a lower boun
   constexpr int rows = 1, cols = (24 << 20) + 16;  // one thread: more global accesses than a block may make
   GuardedBuffer x(cols, "x");
   const Report report = estimated([&] {
-    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(1), 0), "sum",
-                  [=, px = x.get()] {
-                    float s = 0;
-                    for (int c = 0; c < rows * cols; ++c) s += px[c];
-                    px[0] = s;
-                  });
+    ::sim::launch(::sim::LaunchConfig(dim3(1), dim3(1), 0), "sum", [=, px = x.get()] {
+      float s = 0;
+      for (int c = 0; c < rows * cols; ++c) s += px[c];
+      px[0] = s;
+    });
   });
   REQUIRE(report.work.size() == 1);
   CHECK(report.work[0].cut_short);

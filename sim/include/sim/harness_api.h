@@ -72,7 +72,7 @@ struct LaunchWork {
   // before, by std::bit_width of the sectors it touched in between (reuse distance, for the caches); and
   // the sectors new to their block.
   uint64_t load_requests = 0, store_requests = 0, load_sectors = 0, store_sectors = 0;
-  uint64_t lines = 0;  // distinct 128-byte lines per request (loads and stores), summed
+  uint64_t lines = 0;                        // distinct 128-byte lines per request (loads and stores), summed
   uint64_t load_bytes = 0, store_bytes = 0;  // the bytes the lanes asked for
   // A lane polled one address hundreds of times: the blocks wait for one another, which the simulator runs
   // a few at a time, so a waiting block may do work another would have done (the counts are then high).

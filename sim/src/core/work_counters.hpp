@@ -32,9 +32,9 @@ struct LaunchCounts {
   Counts longest_thread{};  // per kind, the most any one thread did
   uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
   uint64_t blocks = 0;
-  uint64_t accesses = 0;   // global and shared, by lanes
+  uint64_t accesses = 0;    // global and shared, by lanes
   uintptr_t kernel_pc = 0;  // note_kernel_pc's
-  bool cut_short = false;  // a block was stopped at the budget: its counts are a lower bound
+  bool cut_short = false;   // a block was stopped at the budget: its counts are a lower bound
 };
 
 namespace detail {

@@ -224,10 +224,9 @@ void note_volatile(BlockGlobal::RecentLoads& recent, uintptr_t address, GlobalCo
 
 void scale(GlobalCounts& counts, double factor) {
   const auto scaled = [&](uint64_t& n) { n = static_cast<uint64_t>(n * factor + 0.5); };
-  for (uint64_t* n :
-       {&counts.load_requests, &counts.store_requests, &counts.load_sectors, &counts.store_sectors,
-        &counts.lines, &counts.first_load_sectors, &counts.first_store_sectors, &counts.load_bytes,
-        &counts.store_bytes})
+  for (uint64_t* n : {&counts.load_requests, &counts.store_requests, &counts.load_sectors,
+                      &counts.store_sectors, &counts.lines, &counts.first_load_sectors,
+                      &counts.first_store_sectors, &counts.load_bytes, &counts.store_bytes})
     scaled(*n);
   for (uint64_t& n : counts.load_reuse) scaled(n);
 }

@@ -25,7 +25,7 @@ struct GlobalCounts {
   uint64_t load_sectors = 0, store_sectors = 0;    // distinct sectors per request, summed
   uint64_t lines = 0;                              // distinct 128-byte lines per request, summed
   uint64_t load_bytes = 0, store_bytes = 0;        // the bytes the lanes asked for
-  bool spins = false;  // a lane polled global memory: it waits for another block
+  bool spins = false;                              // a lane polled global memory: it waits for another block
   std::array<uint64_t, kReuseBins> load_reuse{};   // loaded sectors the block had touched before
   uint64_t first_load_sectors = 0;                 // loaded sectors new to their block
   uint64_t first_store_sectors = 0;                // written sectors new to their block

@@ -91,7 +91,8 @@ void add_timeout_option(CLI::App& sub, std::optional<double>& seconds, const std
 
 // The GPU the simulator's speed estimate is for (harness/perf/gpu_table.cpp).
 void add_gpu_option(CLI::App& sub, std::string& gpu) {
-  sub.add_option("--gpu", gpu, "On the simulator: estimate the speed on this GPU, h100 or h200 (default h100)")
+  sub.add_option("--gpu", gpu,
+                 "On the simulator: estimate the speed on this GPU, h100 or h200 (default h100)")
       ->option_text("GPU");
 }
 

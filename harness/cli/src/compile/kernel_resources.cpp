@@ -46,9 +46,10 @@ perf::KernelResources parse_ptxas_resources(const std::string& output) {
 }
 
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
-                                      const PuzzleSource& source) {
+                                       const PuzzleSource& source) {
   if (config.nvcc.empty() || access(config.nvcc.c_str(), X_OK) != 0) return {};
-  // Named by the file's content, and by what is kept of nvcc's report (a new reading must not read old files).
+  // Named by the file's content, and by what is kept of nvcc's report (a new reading must not read old
+  // files).
   constexpr const char* kReading = "-r2";
   const fs::path cache = config.build_dir / "cache" / "resources" /
                          (child_key(config, puzzle, source, Backend::sim) + kReading + ".json");
@@ -57,9 +58,10 @@ perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSp
     if (j.is_object()) return j.get<perf::KernelResources>();
   }
   TempDir work("puzzle-resources-");
-  const CapturedRun run = run_captured({config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3",
-                                        "-arch=sm_" + config.cuda_arch, "-cubin", "-Xptxas", "-v", "-o",
-                                        (work.path() / "kernels.cubin").string(), source.file.string()});
+  const CapturedRun run =
+      run_captured({config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3",
+                    "-arch=sm_" + config.cuda_arch, "-cubin", "-Xptxas", "-v", "-o",
+                    (work.path() / "kernels.cubin").string(), source.file.string()});
   if (!run.status.ok()) return {};
   const perf::KernelResources counts = parse_ptxas_resources(run.output);
   fs::create_directories(cache.parent_path());

@@ -12,7 +12,7 @@ namespace puzzle::cli {
 // Each kernel under its name with its template arguments ("flash_kernel<64>") and under its bare name
 // (the most of its instantiations); empty without nvcc or when nvcc fails (the estimate then assumes).
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
-                                      const PuzzleSource& source);
+                                       const PuzzleSource& source);
 
 // What ptxas's `-v` output says (mangled names demangled), for the function above and its tests.
 perf::KernelResources parse_ptxas_resources(const std::string& output);

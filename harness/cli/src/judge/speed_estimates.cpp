@@ -9,7 +9,8 @@ namespace puzzle::cli {
 SpeedEstimate speed_estimate(const PuzzleSpec& puzzle, const Params& params, const perf::GpuSpec& gpu,
                              const CaseCounts& mine, const std::optional<CaseCounts>& solution) {
   const perf::Estimate e = perf::estimate(gpu, perf::launch_work(mine.sim), mine.resources);
-  SpeedEstimate s{.gpu = gpu.name, .ms = e.seconds * 1e3, .at_least = e.lower_bound, .at_most = e.upper_bound};
+  SpeedEstimate s{
+      .gpu = gpu.name, .ms = e.seconds * 1e3, .at_least = e.lower_bound, .at_most = e.upper_bound};
   if (puzzle.flops) {
     s.tflops = puzzle.flops(params) / e.seconds / 1e12;
   } else if (puzzle.min_bytes && e.seconds > 0) {

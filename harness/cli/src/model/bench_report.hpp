@@ -15,7 +15,7 @@ struct BenchTiming {
   std::optional<double> time_ms;         // median over the reps
   std::optional<double> rate;            // GB/s or TFLOP/s, as BenchReport::metric says
   std::optional<uint64_t> memory_bytes;  // device memory the launcher allocated (peak)
-  std::string problem;  // "out of memory", "crashed: ...", "left 512 of 4096 outputs unwritten"
+  std::string problem;    // "out of memory", "crashed: ...", "left 512 of 4096 outputs unwritten"
   bool at_least = false;  // the simulator's estimate, a lower bound (a block stopped at its budget)
 };
 
@@ -58,13 +58,13 @@ struct BenchReport {
   std::optional<Backend> backend;
   std::string backend_reason;
   DeviceInfo device;
-  std::string metric;                          // "GB/s" (memory-bound puzzles) or "TFLOP/s"
-  std::vector<const TestCase*> shapes;         // the timed shapes, from spec->sweep
-  std::vector<BenchKernel> kernels;            // yours, the solution (or each version), the baseline (GPU)
-  std::string estimated_on;  // simulator: the GPU whose times the kernels' timings estimate ("H100")
-  TorchColumns torch;                          // GPU: PyTorch beside them
-  std::string traffic_kernel;                  // simulator: the kernel whose traffic was counted
-  std::vector<TrafficCase> traffic;            // simulator, without --shape or --ladder
+  std::string metric;                   // "GB/s" (memory-bound puzzles) or "TFLOP/s"
+  std::vector<const TestCase*> shapes;  // the timed shapes, from spec->sweep
+  std::vector<BenchKernel> kernels;     // yours, the solution (or each version), the baseline (GPU)
+  std::string estimated_on;          // simulator: the GPU whose times the kernels' timings estimate ("H100")
+  TorchColumns torch;                // GPU: PyTorch beside them
+  std::string traffic_kernel;        // simulator: the kernel whose traffic was counted
+  std::vector<TrafficCase> traffic;  // simulator, without --shape or --ladder
   std::optional<std::filesystem::path> chart;  // the SVG written
   int exit_code = 0;
   std::string error;  // a usage or environment error that stopped the bench

@@ -1,5 +1,6 @@
-// The simulator's estimate of a timed case's speed on a GPU (harness/perf, docs/simulator.md "Estimated speed"),
-// beside the fastest solution's estimate of the same case: what `check` prints and the JSON report holds.
+// The simulator's estimate of a timed case's speed on a GPU (harness/perf, docs/simulator.md "Estimated
+// speed"), beside the fastest solution's estimate of the same case: what `check` prints and the JSON report
+// holds.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -165,7 +165,8 @@ TrafficCase traffic_of(const PuzzleSpec& spec, int index, const CaseRun& run,
   return traffic;
 }
 
-// The simulator's estimate for each shape: the kernel's counts, its file's registers and stack frames (nvcc), the GPU's table.
+// The simulator's estimate for each shape: the kernel's counts, its file's registers and stack frames (nvcc),
+// the GPU's table.
 void estimate_kernel(const BenchOptions& options, const BuildConfig& config, const BenchReport& report,
                      BenchKernel& kernel, const BenchObserver& observer) {
   const PuzzleSpec& spec = *report.spec;

@@ -160,7 +160,8 @@ void print_bench_header(std::ostream& out, Style style, const BenchReport& repor
   if (*report.backend == Backend::sim) {
     out << "backend: simulator (" << report.backend_reason << ")\n";
     out << "times:   estimated on an " << report.estimated_on
-        << " from what the simulator counts (docs/simulator.md, \"Estimated speed\"), not measured; > marks a lower bound\n";
+        << " from what the simulator counts (docs/simulator.md, \"Estimated speed\"), not measured; > marks "
+           "a lower bound\n";
   } else {
     out << "device:  " << report.device.name;
     if (report.device.copy_gbps) out << ", copy bandwidth " << fixed(*report.device.copy_gbps, 0) << " GB/s";

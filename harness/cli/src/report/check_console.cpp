@@ -194,8 +194,8 @@ void ConsoleReport::case_line(const CaseReport& c, size_t name_width, size_t sha
   const CaseResult& r = c.result;
   const Tag tag = tag_for(r.status);
   const std::string detail = r.status == CaseStatus::passed ? speed_text(c)
-                             : c.estimate                    ? "timed on a GPU; " + estimate_line(*c.estimate)
-                                                             : r.message;
+                             : c.estimate                   ? "timed on a GPU; " + estimate_line(*c.estimate)
+                                                            : r.message;
   const std::string shape = shape_of(r.params);
   out_ << "  " << style_(padded(tag.text, kTagWidth), tag.tone) << padded(r.name, name_width + 2)
        << (detail.empty() ? shape : padded(shape, shape_width + 2) + detail) << "\n";
@@ -353,10 +353,11 @@ void ConsoleReport::results(const CheckReport& report) {
     scratch_line(p);
     if (report.backend == Backend::sim &&
         std::any_of(p.spec->cases.begin(), p.spec->cases.end(), [](const TestCase& t) { return t.perf; })) {
-      const bool estimated =
-          std::any_of(p.cases.begin(), p.cases.end(), [](const CaseReport& c) { return c.estimate.has_value(); });
+      const bool estimated = std::any_of(p.cases.begin(), p.cases.end(),
+                                         [](const CaseReport& c) { return c.estimate.has_value(); });
       out_ << "  "
-           << style_(estimated ? "speed: estimated from what the simulator counted (docs/simulator.md, \"Estimated speed\"); "
+           << style_(estimated ? "speed: estimated from what the simulator counted (docs/simulator.md, "
+                                 "\"Estimated speed\"); "
                                  "a GPU times it"
                                : "speed: timing needs a GPU; the traffic notes say what your kernels moved",
                      Tone::dim)

@@ -5,8 +5,9 @@
 namespace puzzle::cli {
 
 std::string estimate_time(double ms, bool at_least, bool at_most) {
-  const std::string time =
-      ms < 0.1 ? fixed(ms * 1e3, 1) + " us" : ms < 10 ? fixed(ms, 3) + " ms" : fixed(ms, 1) + " ms";
+  const std::string time = ms < 0.1  ? fixed(ms * 1e3, 1) + " us"
+                           : ms < 10 ? fixed(ms, 3) + " ms"
+                                     : fixed(ms, 1) + " ms";
   return (at_least ? "at least " : at_most ? "at most " : "") + time;
 }
 
@@ -21,16 +22,18 @@ std::string estimate_line(const SpeedEstimate& e) {
 }
 
 std::string counters_line(const SpeedEstimate& e) {
-  std::string text = "sectors per request " + fixed(e.sectors_per_request, 1) + " (" +
-                     fixed(100 * e.sector_use, 0) + "% of their bytes used), bank conflicts " +
-                     (e.bank_ways == 0 ? "none (no shared memory)"
-                      : e.bank_ways < 1.05 ? "none"
-                                           : fixed(e.bank_ways, 1) + "-way") +
-                     ", occupancy " + std::to_string(e.warps_per_sm) + " of " + std::to_string(e.max_warps_per_sm) +
-                     " warps per SM (limited by " + e.occupancy_limit + "; " + std::to_string(e.registers) +
-                     " registers a thread" + (e.registers_measured ? "" : ", assumed without nvcc") + "), " +
-                     std::to_string(e.busy_sms) + " of " + std::to_string(e.sms) + " SMs busy, bound by " + e.binding;
-  if (e.at_most) text += " (its blocks wait for one another: the simulator runs a few at a time, so the estimate is high)";
+  std::string text =
+      "sectors per request " + fixed(e.sectors_per_request, 1) + " (" + fixed(100 * e.sector_use, 0) +
+      "% of their bytes used), bank conflicts " +
+      (e.bank_ways == 0     ? "none (no shared memory)"
+       : e.bank_ways < 1.05 ? "none"
+                            : fixed(e.bank_ways, 1) + "-way") +
+      ", occupancy " + std::to_string(e.warps_per_sm) + " of " + std::to_string(e.max_warps_per_sm) +
+      " warps per SM (limited by " + e.occupancy_limit + "; " + std::to_string(e.registers) +
+      " registers a thread" + (e.registers_measured ? "" : ", assumed without nvcc") + "), " +
+      std::to_string(e.busy_sms) + " of " + std::to_string(e.sms) + " SMs busy, bound by " + e.binding;
+  if (e.at_most)
+    text += " (its blocks wait for one another: the simulator runs a few at a time, so the estimate is high)";
   if (e.at_least) text += " (a block ran past the simulator's budget: the estimate is a lower bound)";
   return text;
 }

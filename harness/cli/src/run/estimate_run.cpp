@@ -19,7 +19,8 @@ void name_kernels(const std::filesystem::path& child, std::map<int, nlohmann::js
       const uint64_t offset = launch.value("kernel_offset", uint64_t{0});
       if (offset == 0) continue;
       char hex[32];
-      std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(offset - 1));  // a return address
+      std::snprintf(hex, sizeof hex, "0x%llx",
+                    static_cast<unsigned long long>(offset - 1));  // a return address
       args.push_back(hex);
       launches.push_back(&launch);
     }
@@ -53,8 +54,8 @@ void name_kernels(const std::filesystem::path& child, std::map<int, nlohmann::js
 
 }  // namespace
 
-EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const std::vector<int>& indices, bool sweep,
-                         std::chrono::milliseconds timeout,
+EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const std::vector<int>& indices,
+                         bool sweep, std::chrono::milliseconds timeout,
                          std::optional<std::chrono::steady_clock::time_point> deadline) {
   EstimateRun result;
   if (indices.empty()) return result;

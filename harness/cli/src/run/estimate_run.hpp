@@ -16,8 +16,8 @@ struct EstimateRun {
 };
 
 // `sweep`: the indices are of the puzzle's bench shapes, else of its cases.
-EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const std::vector<int>& indices, bool sweep,
-                         std::chrono::milliseconds timeout,
+EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const std::vector<int>& indices,
+                         bool sweep, std::chrono::milliseconds timeout,
                          std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 }  // namespace puzzle::cli
