@@ -52,12 +52,9 @@ constexpr std::tuple<const char*, const char*, const char*> kKnownOutOfOrder[] =
     {"solutions/11_wgmma_gemm/3_persistent.cu", "solutions/11_wgmma_gemm/1_clear.cu", "4096x4096x4096"},
 };
 
-bool known_out_of_order(const std::string& violation) {
-  for (const auto& [faster, slower, shape] : kKnownOutOfOrder) {
-    const size_t at = violation.find(std::string(": ") + faster + " measured");
-    if (at != std::string::npos && violation.find(std::string("< ") + slower + " ") != std::string::npos &&
-        violation.find(std::string(" on ") + shape + ",") != std::string::npos)
-      return true;
+bool known_out_of_order(const std::string& faster, const std::string& slower, const std::string& shape) {
+  for (const auto& [known_faster, known_slower, known_shape] : kKnownOutOfOrder) {
+    if (faster == known_faster && slower == known_slower && shape == known_shape) return true;
   }
   return false;
 }
@@ -277,9 +274,25 @@ bool within(double ratio, double factor) {
   return ratio <= factor && ratio >= 1 / factor;
 }
 
-// The pairs of ladder versions (solutions/NN_slug/V_*.cu) whose estimates come in the wrong order.
-std::vector<std::string> order_violations(const std::vector<Scored>& scored) {
-  std::vector<std::string> violations;
+// A pair of ladder versions (solutions/NN_slug/V_*.cu) whose estimates come in the wrong order.
+struct OutOfOrder {
+  const Scored* faster;  // as measured
+  const Scored* slower;
+  bool known() const {
+    return known_out_of_order(faster->entry->file, slower->entry->file, faster->entry->shape);
+  }
+  std::string describe() const {
+    const Entry &ea = *faster->entry, &eb = *slower->entry;
+    char line[512];
+    std::snprintf(line, sizeof line, "%s: %s measured %.4g ms < %s %.4g ms on %s, estimated %.4g >= %.4g ms",
+                  ea.table.c_str(), ea.file.c_str(), ea.measured_ms, eb.file.c_str(), eb.measured_ms,
+                  ea.shape.c_str(), faster->estimate.seconds * 1e3, slower->estimate.seconds * 1e3);
+    return line;
+  }
+};
+
+std::vector<OutOfOrder> order_violations(const std::vector<Scored>& scored) {
+  std::vector<OutOfOrder> violations;
   for (const Scored& a : scored) {
     for (const Scored& b : scored) {
       const Entry &ea = *a.entry, &eb = *b.entry;
@@ -289,12 +302,7 @@ std::vector<std::string> order_violations(const std::vector<Scored>& scored) {
       if (ea.measured_ms * kSameSpeed > eb.measured_ms) continue;  // a not clearly faster than b
       if (a.estimate.upper_bound || b.estimate.upper_bound) continue;
       if (a.estimate.seconds < b.estimate.seconds) continue;
-      char line[512];
-      std::snprintf(line, sizeof line,
-                    "%s: %s measured %.4g ms < %s %.4g ms on %s, estimated %.4g >= %.4g ms", ea.table.c_str(),
-                    ea.file.c_str(), ea.measured_ms, eb.file.c_str(), eb.measured_ms, ea.shape.c_str(),
-                    a.estimate.seconds * 1e3, b.estimate.seconds * 1e3);
-      violations.push_back(line);
+      violations.push_back({&a, &b});
     }
   }
   return violations;
@@ -346,10 +354,9 @@ int check(const std::vector<Entry>& entries, const std::vector<std::string>& sta
       within_2, entries.size(), 100 * within_2 / n, within_15, 100 * within_15 / n, 100 * kTarget,
       100 * kReached);
   int new_violations = 0;
-  for (const std::string& v : order_violations(scored)) {
-    const bool known = known_out_of_order(v);
-    new_violations += !known;
-    std::printf("out of order%s: %s\n", known ? " (known)" : "", v.c_str());
+  for (const OutOfOrder& pair : order_violations(scored)) {
+    new_violations += !pair.known();
+    std::printf("out of order%s: %s\n", pair.known() ? " (known)" : "", pair.describe().c_str());
   }
   for (const std::string& line : stale)
     std::printf("stale stored counts (recount with --count): %s\n", line.c_str());
