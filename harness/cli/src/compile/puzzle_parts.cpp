@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -57,9 +56,8 @@ std::string last_lines(const std::string& text, int count) {
 
 void build_missing_puzzle_parts(const BuildConfig& config, int puzzle_id) {
   if (parts_built(config, puzzle_id)) return;
-  static std::mutex one_at_a_time;  // threads of this process (grade --jobs)
-  const std::lock_guard<std::mutex> in_process(one_at_a_time);
-  const BuildFolderLock across_processes(config.build_dir / "puzzle_parts.lock");
+  // Each call opens the lock file anew, so flock also keeps this process's threads (grade --jobs) apart.
+  const BuildFolderLock one_build(config.build_dir / "puzzle_parts.lock");
   if (parts_built(config, puzzle_id)) return;  // another check built them meanwhile
   if (config.cmake.empty() || !std::filesystem::exists(config.cmake)) {
     throw EnvironmentError("puzzle " + std::to_string(puzzle_id) + "'s harness libraries are not built in " +
