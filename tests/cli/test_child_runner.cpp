@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -176,6 +177,32 @@ TEST_CASE("a deadline stops the child whatever the case timeout; the rest are no
   CHECK(runs.cases.at(1).message == kStoppedAtDeadline);
   CHECK(runs.cases.at(2).outcome == RunOutcome::not_run);
   CHECK(runs.cases.at(2).message == kNotRunAtDeadline);
+  const auto grandchild = read_text(work.path() / "grandchild.pid");
+  REQUIRE(grandchild);
+  CHECK_FALSE(is_running(std::stoi(*grandchild)));
+}
+
+TEST_CASE("a stop request ends a run started ahead of need at once; the rest are not run") {
+  TempDir work("cli-test-");
+  setenv("FAKE_CHILD_PLAN", "1:hang", 1);
+  std::stop_source stop;
+  std::thread requester([&] {
+    std::this_thread::sleep_for(300ms);
+    stop.request_stop();
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const ChildRuns runs = run_child({.child = FAKE_CHILD,
+                                    .work_dir = work.path(),
+                                    .job = {.puzzle = 1, .seed = 7, .cases = {0, 1, 2}},
+                                    .case_timeout = 60s,
+                                    .stop = stop.get_token()});
+  requester.join();
+  CHECK(std::chrono::steady_clock::now() - started < 3s);
+  CHECK(runs.cases.at(0).outcome == RunOutcome::done);
+  for (int c : {1, 2}) {
+    CHECK(runs.cases.at(c).outcome == RunOutcome::not_run);
+    CHECK(runs.cases.at(c).message == "not run: not needed");
+  }
   const auto grandchild = read_text(work.path() / "grandchild.pid");
   REQUIRE(grandchild);
   CHECK_FALSE(is_running(std::stoi(*grandchild)));

@@ -139,47 +139,87 @@ std::vector<int> cases_to_estimate(const CheckOptions& options, const PuzzleSpec
   return timed;
 }
 
-// Simulator: the timed cases' estimated times beside the solution's, once every case run has passed (a
-// wrong kernel's speed means nothing). The counts of a file estimated before come from the cache; the
-// others from an estimate run of `child`, with `resources`: the kernels' registers and stack frames that
-// nvcc reported meanwhile.
+// The simulator's counts for the timed cases' speed estimates: those of a file estimated before come
+// from the cache; the others from an estimate run of the child, started as soon as it is built, beside
+// the cases (on two cores they leave one idle much of the time). A failed case stops it: a wrong
+// kernel's speed means nothing.
+class EstimateBesideCases {
+ public:
+  EstimateBesideCases(const BuildConfig& config, const CheckOptions& options, const PuzzleSpec& spec,
+                      const PuzzleSource& source, const std::filesystem::path& child,
+                      const std::vector<int>& timed)
+      : request_{.indices = timed,
+                 .timeout = case_timeout(options, Backend::sim),
+                 .deadline = options.deadline},
+        stored_(stored_counts(config, spec, source, request_)) {
+    if (stored_.missing.empty()) return;
+    CountsRequest missing = request_;
+    missing.indices = stored_.missing;
+    missing.stop = stop_.get_token();
+    made_ = std::async(std::launch::async, [child, &spec, missing] {
+      work_behind_the_compiler();  // the run, a child of this thread, takes what the cases leave
+      return estimate_counts(child, spec, {}, missing);
+    });
+  }
+  EstimateBesideCases(const EstimateBesideCases&) = delete;
+  EstimateBesideCases& operator=(const EstimateBesideCases&) = delete;
+  ~EstimateBesideCases() { stop_.request_stop(); }  // then made_'s destructor waits for the stopped run
+
+  const CountsRequest& request() const { return request_; }
+  void stop() { stop_.request_stop(); }
+  // The counts of every timed case, the new ones stored with `resources`; `problems`: why a case has none.
+  std::map<int, CaseCounts> counts(const BuildConfig& config, const PuzzleSpec& spec,
+                                   const PuzzleSource& source, const perf::KernelResources& resources,
+                                   std::map<int, std::string>& problems) {
+    std::map<int, CaseCounts> counts = std::move(stored_.cases);
+    if (!made_.valid()) return counts;
+    EstimateCounts made = made_.get();
+    for (auto& [index, case_counts] : made.cases) case_counts.resources = resources;
+    store_counts(config, spec, source, false, made.cases);
+    counts.merge(made.cases);
+    problems = std::move(made.problems);
+    return counts;
+  }
+  bool running() const { return made_.valid(); }
+
+ private:
+  CountsRequest request_;
+  StoredCounts stored_;
+  std::stop_source stop_;
+  std::future<EstimateCounts> made_;
+};
+
+// Simulator: the timed cases' estimated times beside the solution's, once every case run has passed, with
+// the kernels' registers and stack frames that nvcc reported meanwhile (`resources`).
 void add_estimates(const BuildConfig& config, const CheckOptions& options, const PuzzleSource& source,
-                   const std::filesystem::path& child, std::future<perf::KernelResources>& resources,
-                   const std::vector<int>& timed, PuzzleReport& puzzle) {
+                   std::future<perf::KernelResources>& resources, EstimateBesideCases& estimate,
+                   PuzzleReport& puzzle) {
   const bool all_passed = std::all_of(puzzle.cases.begin(), puzzle.cases.end(), [](const CaseReport& c) {
     return c.result.status == CaseStatus::passed || c.result.status == CaseStatus::skipped;
   });
-  if (timed.empty() || !all_passed) return;
+  if (!all_passed) return estimate.stop();
   const auto started = std::chrono::steady_clock::now();
   const auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
   const PuzzleSpec& spec = *puzzle.spec;
   const perf::GpuSpec& gpu = estimate_gpu(options.gpu);
-  CountsRequest request{
-      .indices = timed, .timeout = case_timeout(options, Backend::sim), .deadline = options.deadline};
-  StoredCounts mine = stored_counts(config, spec, source, request);
+  const bool counted_now = estimate.running();
   std::map<int, std::string> problems;
-  if (!mine.missing.empty()) {
-    request.indices = mine.missing;
-    EstimateCounts made = estimate_counts(child, spec, {}, request);
-    // nvcc has had the build, the cases and this run to report, at a lower priority than them.
-    const perf::KernelResources nvcc = resources.valid() ? resources.get() : perf::KernelResources{};
-    for (auto& [index, counts] : made.cases) counts.resources = nvcc;
-    store_counts(config, spec, source, false, made.cases);
-    mine.cases.merge(made.cases);
-    problems = std::move(made.problems);
-    request.indices = timed;
-  }
-  const double ran = seconds();
-  const std::map<int, CaseCounts> solution = solution_counts(config, spec, request);
+  // nvcc has had the build, the cases and the estimate run to report, at a lower priority than them.
+  const perf::KernelResources nvcc =
+      counted_now && resources.valid() ? resources.get() : perf::KernelResources{};
+  const std::map<int, CaseCounts> mine = estimate.counts(config, spec, source, nvcc, problems);
+  const double waited = seconds();
+  const std::map<int, CaseCounts> solution = solution_counts(config, spec, estimate.request());
   if (std::getenv("PUZZLE_TIMING")) {
-    std::fprintf(stderr, "[timing] speed estimate: %zu cases counted in %.2f s, the solution's in %.2f s\n",
-                 mine.missing.size(), ran, seconds() - ran);
+    std::fprintf(stderr,
+                 "[timing] speed estimate: waited %.2f s for its counts (%s), the solution's %.2f s\n",
+                 waited, counted_now ? "counted beside the cases" : "stored", seconds() - waited);
   }
   for (CaseReport& c : puzzle.cases) {
-    const auto counts = mine.cases.find(c.index);
-    if (counts == mine.cases.end()) {
+    const auto counts = mine.find(c.index);
+    if (counts == mine.end()) {
       if (const auto problem = problems.find(c.index); problem != problems.end())
         c.result.notes.push_back("no speed estimate: " + problem->second);
       continue;
@@ -383,13 +423,15 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);
     if (build.info.ok) {
+      std::optional<EstimateBesideCases> estimate;
+      if (!to_estimate.empty()) estimate.emplace(config, options, spec, source, build.child, to_estimate);
       if (cases) {
         run_cases(options, report, build.child, puzzle, observer, cross_check, *cases);
       } else {  // only timed cases asked for, on the simulator: estimated, not judged
         for (int index : to_estimate) puzzle.cases.push_back(skipped_case(spec, index, "needs a GPU", true));
       }
       add_performance(config, options, report, puzzle);
-      add_estimates(config, options, source, build.child, resources, to_estimate, puzzle);
+      if (estimate) add_estimates(config, options, source, resources, *estimate, puzzle);
     }
     finish(puzzle);
     report.exit_code = exit_code_for(puzzle.status);

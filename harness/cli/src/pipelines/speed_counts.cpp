@@ -1,6 +1,9 @@
 #include "pipelines/speed_counts.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
+#include <vector>
 
 #include "compile/child_build.hpp"
 #include "compile/kernel_resources.hpp"
@@ -14,8 +17,8 @@ using nlohmann::json;
 
 EstimateCounts estimate_counts(const std::filesystem::path& child, const PuzzleSpec& puzzle,
                                const perf::KernelResources& resources, const CountsRequest& request) {
-  const EstimateRun run =
-      run_estimate(child, puzzle.id, request.indices, request.sweep, request.timeout, request.deadline);
+  const EstimateRun run = run_estimate(child, puzzle.id, request.indices, request.sweep, request.timeout,
+                                       request.deadline, request.stop);
   EstimateCounts counts{.problems = run.problems};
   for (const auto& [index, sim] : run.reports)
     counts.cases[index] = CaseCounts{.sim = sim, .resources = resources};
@@ -26,25 +29,41 @@ namespace {
 
 constexpr size_t kFilesKept = 256;  // files whose counts the cache keeps, those stored last
 
-std::filesystem::path cache_file(const BuildConfig& config) {
-  return config.build_dir / "cache" / "estimates.json";
+// One small file per child: a check reads only its own file's and the solution's counts.
+std::filesystem::path counts_file(const BuildConfig& config, const PuzzleSpec& puzzle,
+                                  const PuzzleSource& source) {
+  return config.build_dir / "cache" / "estimates" /
+         (child_key(config, puzzle, source, Backend::sim) + ".json");
 }
 
 std::string name_of(const PuzzleSpec& puzzle, bool sweep, int index) {
   return (sweep ? "shape " : "case ") + (sweep ? puzzle.sweep : puzzle.cases).at(index).name;
 }
 
+// The files stored first go, beyond kFilesKept.
+void prune(const std::filesystem::path& dir) {
+  std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    files.emplace_back(entry.last_write_time(ec), entry.path());
+  if (files.size() <= kFilesKept) return;
+  std::sort(files.begin(), files.end());
+  for (size_t i = 0; i + kFilesKept < files.size(); ++i) std::filesystem::remove(files[i].second, ec);
+}
+
 }  // namespace
 
 StoredCounts stored_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
                            const CountsRequest& request) {
-  const json cache = json::parse(read_text(cache_file(config)).value_or("{}"), nullptr, false);
-  const std::string key = child_key(config, puzzle, source, Backend::sim);
-  const json known = cache.is_object() && cache.contains(key) ? cache[key] : json::object();
+  const json known =
+      json::parse(read_text(counts_file(config, puzzle, source)).value_or("{}"), nullptr, false);
   StoredCounts stored;
-  const auto resources = known.value("resources", json::object()).get<perf::KernelResources>();
+  const auto resources = known.is_object()
+                             ? known.value("resources", json::object()).get<perf::KernelResources>()
+                             : perf::KernelResources{};
   for (int index : request.indices) {
-    if (const std::string name = name_of(puzzle, request.sweep, index); known.contains(name)) {
+    if (const std::string name = name_of(puzzle, request.sweep, index);
+        known.is_object() && known.contains(name)) {
       stored.cases[index] = CaseCounts{.sim = {{"work", known[name]}}, .resources = resources};
     } else {
       stored.missing.push_back(index);
@@ -56,26 +75,16 @@ StoredCounts stored_counts(const BuildConfig& config, const PuzzleSpec& puzzle, 
 void store_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source, bool sweep,
                   const std::map<int, CaseCounts>& made) {
   if (made.empty()) return;
-  json cache = json::parse(read_text(cache_file(config)).value_or("{}"), nullptr, false);
-  if (!cache.is_object()) cache = json::object();
-  json& known = cache[child_key(config, puzzle, source, Backend::sim)];
+  const std::filesystem::path file = counts_file(config, puzzle, source);
+  json known = json::parse(read_text(file).value_or("{}"), nullptr, false);
   if (!known.is_object()) known = json::object();
   for (const auto& [index, counts] : made) {
     known[name_of(puzzle, sweep, index)] = counts.sim.value("work", json::array());
     known["resources"] = counts.resources;
   }
-  // When, in nanoseconds: files stored within the same second still come in order.
-  known["used"] = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
-  while (cache.size() > kFilesKept) {  // the counts stored first go
-    auto oldest = cache.begin();
-    for (auto it = cache.begin(); it != cache.end(); ++it)
-      if (it.value().value("used", int64_t{0}) < oldest.value().value("used", int64_t{0})) oldest = it;
-    cache.erase(oldest);
-  }
-  std::filesystem::create_directories(cache_file(config).parent_path());
-  write_atomically(cache_file(config), cache.dump() + "\n");
+  std::filesystem::create_directories(file.parent_path());
+  write_atomically(file, known.dump() + "\n");
+  prune(file.parent_path());
 }
 
 EstimateCounts source_counts(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,

@@ -1,12 +1,13 @@
 // The simulator's counts behind speed estimates: a built child's estimate run (run/estimate_run.hpp) with
 // its file's kernel resources (nvcc), and the same for any puzzle file, built if need be, kept in
-// build/cache/estimates.json by child (the file's text, its headers, the tools and the harness libraries)
-// and case: a file estimated once is not run again.
+// build/cache/estimates/, a file per child (the file's text, its headers, the tools and the harness
+// libraries) with its counts by case: a file estimated once is not run again.
 #pragma once
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct CountsRequest {
   bool sweep = false;
   std::chrono::milliseconds timeout{60000};  // per case
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::stop_token stop;  // a run started before it is known to be wanted: stop it when it is not
 };
 
 struct EstimateCounts {
@@ -32,7 +34,7 @@ struct EstimateCounts {
 EstimateCounts estimate_counts(const std::filesystem::path& child, const PuzzleSpec& puzzle,
                                const perf::KernelResources& resources, const CountsRequest& request);
 
-// What build/cache/estimates.json holds of a file's counts: the cases of the request it has, and those it
+// What build/cache/estimates/ holds of a file's counts: the cases of the request it has, and those it
 // has not. store_counts adds a run's; the cache keeps the counts of the 256 files stored last.
 struct StoredCounts {
   std::map<int, CaseCounts> cases;

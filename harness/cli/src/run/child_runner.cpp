@@ -36,6 +36,7 @@ struct Process {
   std::optional<std::chrono::milliseconds> cpu_budget_spent;  // the budget of the case it stopped
   std::chrono::milliseconds wall_limit{0};                    // the wall-clock limit it stopped at
   bool past_deadline = false;                                 // stopped because request.deadline passed
+  bool stop_requested = false;                                // stopped because request.stop asked
   int in_flight = -1;                                         // started, not done, when it ended
   bool drawing_inputs = false;                                // between "start" and "launch"
   bool progressed = false;                                    // started or finished at least one case
@@ -166,6 +167,11 @@ Process run_process(const ChildRunRequest& request, const std::vector<int>& pend
         child.stop(kTermGrace);
         break;
       }
+      if (request.stop.stop_requested()) {
+        p.stop_requested = true;
+        child.stop(std::chrono::milliseconds(0));  // nobody reads what it would say
+        break;
+      }
       std::this_thread::sleep_for(kWatchInterval);
     }
   }
@@ -201,6 +207,11 @@ ChildRuns run_child(const ChildRunRequest& request) {
     }
     std::erase_if(pending, [&](int c) { return runs.cases.contains(c); });
     if (pending.empty()) break;
+    if (p.stop_requested) {
+      for (int c : pending)
+        runs.cases[c] = {.outcome = RunOutcome::not_run, .message = "not run: not needed"};
+      break;
+    }
 
     if (p.past_deadline) {
       for (int c : pending) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct ChildRunRequest {
   std::map<int, std::chrono::milliseconds> case_cpu_budgets;
   std::vector<std::string> launcher;  // the child runs through this program (compute-sanitizer ...)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // for all the cases: stop the child then
+  std::stop_token stop;  // a run started ahead of need that is no longer wanted: stop it, run nothing more
   std::function<void(int case_index, const CaseRun&)> case_done;  // as each case finishes (sealed, first)
 };
 

@@ -56,7 +56,8 @@ void name_kernels(const std::filesystem::path& child, std::map<int, nlohmann::js
 
 EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const std::vector<int>& indices,
                          bool sweep, std::chrono::milliseconds timeout,
-                         std::optional<std::chrono::steady_clock::time_point> deadline) {
+                         std::optional<std::chrono::steady_clock::time_point> deadline,
+                         std::stop_token stop) {
   EstimateRun result;
   if (indices.empty()) return result;
   TempDir work("puzzle-estimate-");
@@ -69,7 +70,8 @@ EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const s
                                             .backend = "sim",
                                             .estimate = true},
                                     .case_timeout = timeout,
-                                    .deadline = deadline});
+                                    .deadline = deadline,
+                                    .stop = stop});
   for (const auto& [index, run] : runs.cases) {
     if (run.outcome != RunOutcome::done) {
       result.problems[index] = run.message.empty() ? "not run" : run.message;

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stop_token>
 #include <vector>
 
 namespace puzzle::cli {
@@ -18,6 +19,7 @@ struct EstimateRun {
 // `sweep`: the indices are of the puzzle's bench shapes, else of its cases.
 EstimateRun run_estimate(const std::filesystem::path& child, int puzzle, const std::vector<int>& indices,
                          bool sweep, std::chrono::milliseconds timeout,
-                         std::optional<std::chrono::steady_clock::time_point> deadline = {});
+                         std::optional<std::chrono::steady_clock::time_point> deadline = {},
+                         std::stop_token stop = {});
 
 }  // namespace puzzle::cli
