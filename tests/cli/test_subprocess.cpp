@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <stop_token>
+#include <thread>
 
 #include "support/subprocess.hpp"
 
@@ -23,6 +25,22 @@ TEST_CASE("run_captured stops a program that outlives its timeout") {
   CHECK(run.status.signaled);
   CHECK(run.status.signal_name() == "SIGKILL");
   CHECK(std::chrono::steady_clock::now() - started < 5s);
+}
+
+TEST_CASE("run_captured kills a program whose work is no longer wanted, and what it started") {
+  std::stop_source stop;
+  std::thread requester([&] {
+    std::this_thread::sleep_for(200ms);
+    stop.request_stop();
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const CapturedRun run = run_captured({"sh", "-c", "sleep 30 & wait"}, std::nullopt, StderrMode::merged,
+                                       stop.get_token());
+  requester.join();
+  CHECK(run.stopped);
+  CHECK_FALSE(run.timed_out);
+  CHECK_FALSE(run.status.ok());
+  CHECK(std::chrono::steady_clock::now() - started < 3s);
 }
 
 TEST_CASE("a program that does not exist cannot be started") {

@@ -46,7 +46,7 @@ perf::KernelResources parse_ptxas_resources(const std::string& output) {
 }
 
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
-                                       const PuzzleSource& source) {
+                                       const PuzzleSource& source, std::stop_token stop) {
   if (config.nvcc.empty() || access(config.nvcc.c_str(), X_OK) != 0) return {};
   // Named by the file's content, and by what is kept of nvcc's report (a new reading must not read old
   // files).
@@ -58,10 +58,10 @@ perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSp
     if (j.is_object()) return j.get<perf::KernelResources>();
   }
   TempDir work("puzzle-resources-");
-  const CapturedRun run =
-      run_captured({config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3",
-                    "-arch=sm_" + config.cuda_arch, "-cubin", "-Xptxas", "-v", "-o",
-                    (work.path() / "kernels.cubin").string(), source.file.string()});
+  const CapturedRun run = run_captured({config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20",
+                                        "-O3", "-arch=sm_" + config.cuda_arch, "-cubin", "-Xptxas", "-v",
+                                        "-o", (work.path() / "kernels.cubin").string(), source.file.string()},
+                                       std::nullopt, StderrMode::merged, stop);
   if (!run.status.ok()) return {};
   const perf::KernelResources counts = parse_ptxas_resources(run.output);
   fs::create_directories(cache.parent_path());

@@ -3,6 +3,8 @@
 // need and the simulator cannot see.
 // Only where nvcc is installed; cached under build/cache/resources/ by the file's content.
 #pragma once
+#include <stop_token>
+
 #include "model/build_config.hpp"
 #include "model/puzzle_source.hpp"
 #include "time_model.hpp"
@@ -10,9 +12,10 @@
 namespace puzzle::cli {
 
 // Each kernel under its name with its template arguments ("flash_kernel<64>") and under its bare name
-// (the most of its instantiations); empty without nvcc or when nvcc fails (the estimate then assumes).
+// (the most of its instantiations); empty without nvcc, when nvcc fails (the estimate then assumes), or
+// when `stop` is requested (nvcc is then killed: a check whose kernel failed needs no estimate).
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
-                                       const PuzzleSource& source);
+                                       const PuzzleSource& source, std::stop_token stop = {});
 
 // What ptxas's `-v` output says (mangled names demangled), for the function above and its tests.
 perf::KernelResources parse_ptxas_resources(const std::string& output);

@@ -400,12 +400,14 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
         throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
       if (!to_run.empty()) cases.emplace(options, spec, report, std::move(to_run));
     }
-    // The speed estimate needs the kernels' registers and stack frames: nvcc reports them, meanwhile.
+    // The speed estimate needs the kernels' registers and stack frames: nvcc reports them, meanwhile,
+    // unless the build or a case fails first (then nvcc is stopped: no estimate is shown).
+    std::stop_source resources_wanted;
     std::future<perf::KernelResources> resources;
     if (apis.ok && !to_estimate.empty()) {
-      resources = std::async(std::launch::async, [&] {
+      resources = std::async(std::launch::async, [&, stop = resources_wanted.get_token()] {
         work_behind_the_compiler();  // nvcc, started from this thread, yields to the build and the cases
-        return kernel_resources(config, spec, source);
+        return kernel_resources(config, spec, source, stop);
       });
     }
     // On a GPU the simulator checks the small cases for barrier divergence and races, meanwhile.
@@ -433,6 +435,7 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
       add_performance(config, options, report, puzzle);
       if (estimate) add_estimates(config, options, source, resources, *estimate, puzzle);
     }
+    resources_wanted.request_stop();  // used by now, if at all
     finish(puzzle);
     report.exit_code = exit_code_for(puzzle.status);
   });

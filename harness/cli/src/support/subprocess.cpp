@@ -196,21 +196,28 @@ ExitStatus GroupProcess::stop(std::chrono::milliseconds grace) {
 
 namespace {
 
-// Appends what fd gives to run.output until its end, the deadline (then run.timed_out) or `answered`.
-// Returns whether `answered` held.
+// Appends what fd gives to run.output until its end, the deadline (then run.timed_out), a stop request
+// (then run.stopped) or `answered`. Returns whether `answered` held.
 bool read_output(int fd, std::optional<Clock::time_point> deadline,
-                 const std::function<bool(const std::string&)>& answered, CapturedRun& run) {
+                 const std::function<bool(const std::string&)>& answered, CapturedRun& run,
+                 const std::stop_token& stop = {}) {
   pollfd pfd{fd, POLLIN, 0};
   std::array<char, 4096> chunk;
+  // A stop request is seen within this.
+  const int64_t wait_ms = stop.stop_possible() ? 50 : 1000;
   for (;;) {
     const auto left = deadline
                           ? std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now())
-                          : std::chrono::milliseconds(1000);
+                          : std::chrono::milliseconds(wait_ms);
     if (left.count() <= 0) {
       run.timed_out = true;
       return false;
     }
-    if (::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000))) < 0) {
+    if (stop.stop_requested()) {
+      run.stopped = true;
+      return false;
+    }
+    if (::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left.count(), wait_ms))) < 0) {
       if (errno == EINTR) continue;
       return false;
     }
@@ -226,7 +233,8 @@ bool read_output(int fd, std::optional<Clock::time_point> deadline,
 }  // namespace
 
 CapturedRun run_captured(const std::vector<std::string>& argv,
-                         std::optional<std::chrono::milliseconds> timeout, StderrMode stderr_mode) {
+                         std::optional<std::chrono::milliseconds> timeout, StderrMode stderr_mode,
+                         std::stop_token stop) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   pid_t pid = -1;
@@ -248,9 +256,9 @@ CapturedRun run_captured(const std::vector<std::string>& argv,
   close(fds[1]);
 
   CapturedRun run;
-  read_output(fds[0], timeout ? std::optional(Clock::now() + *timeout) : std::nullopt, {}, run);
+  read_output(fds[0], timeout ? std::optional(Clock::now() + *timeout) : std::nullopt, {}, run, stop);
   close(fds[0]);
-  if (run.timed_out) killpg(pid, SIGKILL);
+  if (run.timed_out || run.stopped) killpg(pid, SIGKILL);
   run.status = kill_group_and_reap(pid);
   return run;
 }

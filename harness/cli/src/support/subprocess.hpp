@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -49,15 +50,16 @@ struct CapturedRun {
   ExitStatus status;
   std::string output;  // stdout and stderr, interleaved as written (stdout only with StderrMode::discarded)
   bool timed_out = false;
+  bool stopped = false;  // killed because `stop` was requested
 };
 
 enum class StderrMode { merged, discarded };  // discarded: for output that must be the program's data only
 
-// Runs a program to completion and returns what it printed. Throws std::runtime_error if it cannot
-// be started at all.
+// Runs a program to completion and returns what it printed, or kills it when `stop` is requested (work
+// started ahead of need that is no longer wanted). Throws std::runtime_error if it cannot be started at all.
 CapturedRun run_captured(const std::vector<std::string>& argv,
                          std::optional<std::chrono::milliseconds> timeout = std::nullopt,
-                         StderrMode stderr_mode = StderrMode::merged);
+                         StderrMode stderr_mode = StderrMode::merged, std::stop_token stop = {});
 
 // A process that answered and stays, idle, until it is let go: the GPU probe with --hold, whose CUDA context
 // keeps the device open, so that the child's context starts and ends without the driver setting the device
