@@ -19,6 +19,7 @@ nlohmann::json work_json(const sim::harness::LaunchWork& w) {
           {"cut_short", w.cut_short},
           {"per_warp", w.per_warp},
           {"longest_thread", w.longest_thread},
+          {"block_longest", w.block_longest},
           {"load_requests", w.load_requests},
           {"store_requests", w.store_requests},
           {"load_sectors", w.load_sectors},

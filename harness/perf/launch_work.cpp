@@ -23,6 +23,7 @@ LaunchWork from_json(const nlohmann::json& j) {
   w.cut_short = j.value("cut_short", false);
   w.per_warp = doubles<kWorkKinds>(j.at("per_warp"));
   w.longest_thread = doubles<kWorkKinds>(j.at("longest_thread"));
+  w.block_longest = doubles<kWorkKinds>(j.value("block_longest", nlohmann::json::array()));
   w.load_requests = j.value("load_requests", 0.0);
   w.store_requests = j.value("store_requests", 0.0);
   w.load_sectors = j.value("load_sectors", 0.0);

@@ -10,8 +10,19 @@
 namespace puzzle::perf {
 
 // The kinds of work, in the simulator's order (sim/src/core/work_counters.hpp).
-enum class Work : size_t { ops, special, global, shared, collective, barrier, tensor, tensor_flops, indexes };
-inline constexpr size_t kWorkKinds = 9;
+enum class Work : size_t {
+  ops,
+  special,
+  global,
+  shared,
+  collective,
+  barrier,
+  tensor,
+  tensor_flops,
+  indexes,
+  wgmma_flops
+};
+inline constexpr size_t kWorkKinds = 10;
 
 struct LaunchWork {
   std::string kernel;    // as written at the launch, e.g. "attention_kernel<64, true>" or "kernel"
@@ -21,6 +32,7 @@ struct LaunchWork {
   uint64_t blocks_simulated = 0;
   bool cut_short = false;
   std::array<double, kWorkKinds> per_warp{}, longest_thread{};
+  std::array<double, kWorkKinds> block_longest{};  // summed over the blocks simulated (0: not counted)
   double load_requests = 0, store_requests = 0, load_sectors = 0, store_sectors = 0, lines = 0;
   double load_bytes = 0, store_bytes = 0;  // asked for by the lanes
   bool waits_for_blocks = false;           // blocks poll for one another: the counts may be high
@@ -35,6 +47,11 @@ struct LaunchWork {
   double scale() const { return blocks_simulated ? static_cast<double>(blocks()) / blocks_simulated : 0; }
   double per_warp_of(Work w) const { return per_warp[static_cast<size_t>(w)]; }
   double longest_of(Work w) const { return longest_thread[static_cast<size_t>(w)]; }
+  // What the longest thread of an average block did (the longest of all where not counted).
+  double block_longest_of(Work w) const {
+    const double sum = block_longest[static_cast<size_t>(w)];
+    return sum > 0 && blocks_simulated ? sum / blocks_simulated : longest_of(w);
+  }
 };
 
 // The launches of a case's sim report (its "work" array; empty without one).

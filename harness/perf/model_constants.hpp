@@ -12,6 +12,7 @@ struct ModelConstants {
   double instructions_per_operator = 0.4;  // SASS instructions per source operator the translator counts
   double special_issue = 4;           // instructions per special function: an exp is an ex2 and a multiply
   double mma_sync_share = 0.48;       // of the tensor cores' peak that mma.sync reaches
+  double wgmma_share = 0.75;          // and wgmma, fed from shared memory (what cuBLAS's GEMMs reach)
   double l2_bytes_per_sm_clock = 32;  // what one SM can take from L2
   double loads_in_flight = 4;         // independent loads a thread keeps outstanding
   // A thread's dependent chain: SM clocks per unit of each kind of work (a load's come from the caches).

@@ -72,24 +72,30 @@ LaunchEstimate estimate_launch(const GpuSpec& gpu, const LaunchWork& w, const Ke
   const double schedulers = std::min(4.0, resident * warps_per_block);
   at(Limit::issue) = instructions * share / schedulers / clock;
   at(Limit::special) = total(Work::special) * 32 / gpu.special_lanes * share / clock;
-  at(Limit::tensor) = total(Work::tensor_flops) * share / (gpu.tensor_flops_clock * k.mma_sync_share) / clock;
+  const double mma_sync_flops = total(Work::tensor_flops) - total(Work::wgmma_flops);
+  at(Limit::tensor) = (mma_sync_flops / k.mma_sync_share + total(Work::wgmma_flops) / k.wgmma_share) * share /
+                      gpu.tensor_flops_clock / clock;
 
-  // Latency: each round of blocks an SM holds takes its longest thread's dependent chain; and DRAM can
-  // go no faster than the bytes the resident warps keep in flight allow (Little's law).
-  const auto chain = [&](Work k) { return w.longest_of(k); };
-  const double chain_cycles = chain(Work::ops) * k.instructions_per_operator * k.operator_chain +
-                              chain(Work::special) * k.special_chain +
-                              chain(Work::global) * e.traffic.load_latency_cycles / k.loads_in_flight +
-                              chain(Work::shared) * k.shared_chain +
-                              chain(Work::collective) * k.collective_chain +
-                              chain(Work::barrier) * k.barrier_chain + chain(Work::tensor) * k.tensor_chain +
-                              (e.local_memory ? chain(Work::indexes) * k.shared_chain : 0);
+  // Latency: each round of blocks an SM holds takes its longest thread's dependent chain (an average
+  // block's, rounds after rounds; at least the longest block's, which may run alone at the end); and DRAM
+  // can go no faster than the bytes the resident warps keep in flight allow (Little's law).
+  const auto chain_cycles = [&](auto chain) {
+    return chain(Work::ops) * k.instructions_per_operator * k.operator_chain +
+           chain(Work::special) * k.special_chain +
+           chain(Work::global) * e.traffic.load_latency_cycles / k.loads_in_flight +
+           chain(Work::shared) * k.shared_chain + chain(Work::collective) * k.collective_chain +
+           chain(Work::barrier) * k.barrier_chain + chain(Work::tensor) * k.tensor_chain +
+           (e.local_memory ? chain(Work::indexes) * k.shared_chain : 0);
+  };
+  const double longest_chain = chain_cycles([&](Work k) { return w.longest_of(k); });
+  const double block_chain = chain_cycles([&](Work k) { return w.block_longest_of(k); });
   const double rounds = std::ceil(on_busiest / e.occupancy.blocks_per_sm);
   const double in_flight =
       resident * warps_per_block * k.loads_in_flight * 32 * std::max(e.sectors_per_request, 1.0);
   const double dram_bytes_busiest = (e.traffic.dram_read_bytes + e.traffic.dram_write_bytes) * share;
   const double little = dram_bytes_busiest / (in_flight / (k.dram_latency / clock));
-  at(Limit::latency) = std::max(rounds * (chain_cycles + k.block_cycles) / clock, little);
+  const double rounds_cycles = std::max(rounds * block_chain, longest_chain) + rounds * k.block_cycles;
+  at(Limit::latency) = std::max(rounds_cycles / clock, little);
 
   const auto binding = std::max_element(limit.begin(), limit.end());
   e.binding = static_cast<Limit>(binding - limit.begin());

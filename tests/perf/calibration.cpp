@@ -1,11 +1,11 @@
 // Holds the simulator's speed estimate to the measured tables, docs/measurements/calibration_<gpu>_*.json
 // (tools/calibrate.sh writes them on a GPU; calibration_<gpu>_seed.json copies the pages' figures until
 // one is measured). Per GPU the newest measured table is used, the seed table only where none is:
-//   - at least 75% of the estimates are within 2x of the measured time (the goal is 90%: the model reached
-//     77% against the first measured table, and the test keeps it from getting worse),
+//   - at least 85% of the estimates are within 2x of the measured time (the goal is 90%: the model reached
+//     87% against the first measured table, and the test keeps it from getting worse),
 //   - every ladder's versions come in the measured order (two versions measured within 10% of each other
 //     may come either way; an estimate that is an upper bound, of blocks that wait for one another, is
-//     not compared), but for the six pairs listed in kKnownOutOfOrder.
+//     not compared), but for the four pairs listed in kKnownOutOfOrder.
 // The simulator's counts behind the estimates are stored beside the tables (calibration_counts.json):
 // counting every kernel takes minutes, the model takes milliseconds. `--check` counts live only what is
 // not stored, and recounts puzzle 1's ladder to see that the stored counts are still the simulator's.
@@ -35,21 +35,20 @@ using namespace puzzle;
 using namespace puzzle::cli;
 
 constexpr double kWithin = 2, kTarget = 0.9;  // the goal: 90% of the estimates within 2x
-// What the model reached against the first measured table (H200, 2026-11-28: 141 of 183 within 2x, 77%):
-// below the goal, so the test holds the model to what it reached, and fails if it gets worse.
-constexpr double kReached = 0.75;
+// What the model reached against the first measured table (H200, 2026-11-28) and the H100's seed table:
+// 160 of 183 within 2x, 87%. Below the goal, so the test holds the model to what it reached, and fails if
+// it gets worse.
+constexpr double kReached = 0.85;
 // The ladders the model puts out of order against that table (docs/simulator.md says why): faster
 // version, slower version, shape. Any other pair out of order fails the test.
 constexpr std::tuple<const char*, const char*, const char*> kKnownOutOfOrder[] = {
-    {"solutions/01_row_softmax/2_row_in_registers.cu", "solutions/01_row_softmax/1_clear.cu", "8192x8192"},
-    {"solutions/01_row_softmax/3_warp_rows.cu", "solutions/01_row_softmax/1_clear.cu", "8192x8192"},
     {"solutions/03_online_softmax/2_split_long_rows.cu", "solutions/03_online_softmax/1_clear.cu",
      "4096x16384"},
+    {"solutions/04_blocked_softmax/2_row_groups.cu", "solutions/04_blocked_softmax/1_clear.cu", "8192x4096"},
     {"solutions/09_flash_forward_bf16/2_fa2_tiles.cu", "solutions/09_flash_forward_bf16/1_clear.cu",
      "8x2048x2048x64"},
     {"solutions/10_flash_backward_bf16/1_clear.cu", "solutions/10_flash_backward_bf16/2_fa2_tiles.cu",
      "4x2048x2048x128_causal"},
-    {"solutions/11_wgmma_gemm/3_persistent.cu", "solutions/11_wgmma_gemm/1_clear.cu", "4096x4096x4096"},
 };
 
 bool known_out_of_order(const std::string& faster, const std::string& slower, const std::string& shape) {
@@ -381,6 +380,7 @@ int fit(const std::vector<Entry>& entries) {
   const Knob knobs[] = {{"instructions_per_operator", &K::instructions_per_operator, 0.4, 1.5},
                         {"special_issue", &K::special_issue, 1, 4},
                         {"mma_sync_share", &K::mma_sync_share, 0.4, 0.9},
+                        {"wgmma_share", &K::wgmma_share, 0.5, 0.9},
                         {"l2_bytes_per_sm_clock", &K::l2_bytes_per_sm_clock, 32, 128},
                         {"loads_in_flight", &K::loads_in_flight, 1, 16},
                         {"operator_chain", &K::operator_chain, 0.5, 4},

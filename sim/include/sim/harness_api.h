@@ -65,9 +65,12 @@ struct LaunchWork {
   uint64_t kernel_offset = 0;
   bool cut_short = false;  // a block was stopped at the estimate's access budget: counts are a lower bound
   // By kind of work (sim/src/core/work_counters.hpp: ops, special, global, shared, collective, barrier,
-  // tensor, tensor_flops, indexes): summed over warps of the most any lane did, and the most one thread did.
-  uint64_t per_warp[9] = {};
-  uint64_t longest_thread[9] = {};
+  // tensor, tensor_flops, indexes, wgmma_flops): summed over warps of the most any lane did, the most one
+  // thread did, and summed over blocks of the most one thread of the block did (blocks of a causal grid
+  // differ).
+  uint64_t per_warp[10] = {};
+  uint64_t longest_thread[10] = {};
+  uint64_t block_longest[10] = {};
   // Global memory, per warp request: 32-byte sectors (coalescing); loaded sectors the block had touched
   // before, by std::bit_width of the sectors it touched in between (reuse distance, for the caches); and
   // the sectors new to their block.

@@ -37,19 +37,25 @@ std::atomic<uint64_t> global_budget{0}, shared_budget{0};
 std::atomic<uint64_t> finished_accesses{0};
 std::atomic<uintptr_t> launch_kernel_pc{0};
 
-}  // namespace
-
-void detail::add(const ThreadState& thread, Kind kind, uint64_t n) {
-  BlockWorkCounts& work = *this_thread_work;  // made by begin_block
-  work.threads[thread.linear][static_cast<size_t>(kind)] += n;
-  if (kind != Kind::global && kind != Kind::shared) return;
+void add_access(BlockWorkCounts& work, bool global) {
   ++work.accesses;
-  const bool global = kind == Kind::global;
   if (++(global ? work.global_accesses : work.shared_accesses) >
       (global ? work.global_budget : work.shared_budget)) {
     work.cut_short = true;
     stop_running_block();
   }
+}
+
+}  // namespace
+
+void detail::add(const ThreadState& thread, Kind kind, uint64_t n) {
+  BlockWorkCounts& work = *this_thread_work;  // made by begin_block
+  work.threads[thread.linear][static_cast<size_t>(kind)] += n;
+  if (kind == Kind::global || kind == Kind::shared) add_access(work, kind == Kind::global);
+}
+
+void count_copy_access() {
+  if (counting() && current_thread()) add_access(*this_thread_work, true);
 }
 
 void set_counting(bool on) {
@@ -106,6 +112,7 @@ void end_block(unsigned threads) {
   for (size_t k = 0; k < kKinds; ++k) {
     work_launch_counts.per_warp[k] += per_warp[k];
     work_launch_counts.longest_thread[k] = std::max(work_launch_counts.longest_thread[k], longest[k]);
+    work_launch_counts.block_longest[k] += longest[k];
   }
   work_launch_counts.shared_requests += work.shared_requests;
   work_launch_counts.shared_wavefronts += work.shared_wavefronts;

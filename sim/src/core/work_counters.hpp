@@ -19,17 +19,19 @@ enum class Kind : uint8_t {
   shared,        // shared-memory accesses of a lane, ldmatrix rows included
   collective,    // shuffles, votes, __syncwarp, __reduce_*_sync
   barrier,       // __syncthreads
-  tensor,        // mma.sync (and wgmma: call count_tensor_op) executions of a lane
+  tensor,        // mma.sync and wgmma executions of a lane (count_tensor_op)
   tensor_flops,  // their flops in 16-bit-input units: a tf32 product counts twice (half the rate)
   indexes,       // array indexes of the source (translator): local-memory accesses where nvcc spills arrays
+  wgmma_flops,   // of tensor_flops, wgmma's: fed from shared memory, nearer the tensor cores' peak
 };
-inline constexpr size_t kKinds = 9;
+inline constexpr size_t kKinds = 10;
 using Counts = std::array<uint64_t, kKinds>;
 
 // What the blocks of one launch did, added up (runtime_api/estimate.cpp reads and resets it).
 struct LaunchCounts {
   Counts per_warp{};        // summed over warps: the most any lane of the warp did, per kind
   Counts longest_thread{};  // per kind, the most any one thread did
+  Counts block_longest{};   // per kind, the most one thread of the block did, summed over blocks
   uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
   uint64_t blocks = 0;
   uint64_t accesses = 0;    // global and shared, by lanes
@@ -57,10 +59,15 @@ inline void count(Kind kind, uint64_t n = 1) {
 
 // The hook for tensor-core instructions: one execution by the calling lane, `flops` of the whole
 // warp-level (or warpgroup-level) instruction, in 16-bit-input units (tf32: twice its flops).
-inline void count_tensor_op(uint64_t flops) {
+inline void count_tensor_op(uint64_t flops, bool wgmma = false) {
   count(Kind::tensor);
   count(Kind::tensor_flops, flops);
+  if (wgmma) count(Kind::wgmma_flops, flops);
 }
+
+// A global access that is no lane's instruction (a bulk copy's row): towards the block's budget and the
+// sample's accesses, in no thread's work.
+void count_copy_access();
 
 // A PC inside the running launch's kernel (its first global access's): which function the kernel is, for
 // the parent to ask nvcc's report about (a launch may name it by a template parameter).

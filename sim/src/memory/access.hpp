@@ -35,6 +35,8 @@ struct HostThreadAccess {
   uintptr_t last_access_pc = 0;
   // Off while cp.async copies land: they are not instructions of a warp, so no bank wavefronts.
   bool counting_banks = true;
+  // Off while a bulk copy (TMA) moves its rows: the copy engine's traffic, counted per copy, not per lane.
+  bool counting_global = true;
   // This host thread's fiber stacks (execution/stack_pool.hpp): the simulated threads' local variables,
   // which a kernel may reach through pointers; empty until its first block.
   uintptr_t stacks_lo = 0;

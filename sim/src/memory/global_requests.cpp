@@ -244,7 +244,7 @@ void note_volatile_load(const void* pointer) {
 
 void count_global_access(uintptr_t address, size_t bytes, Access kind, uintptr_t pc) {
   ThreadState* thread = current_thread();
-  if (!thread) return;  // host code
+  if (!thread || !host_thread_access.counting_global) return;  // host code, or a bulk copy's row
   work::note_kernel_pc(pc);
   record_global_access(*thread, address, bytes, kind, pc);
 }
@@ -275,6 +275,23 @@ void record_global_access(ThreadState& thread, uintptr_t address, size_t bytes, 
   }
 }
 
+void count_bulk_row(uintptr_t address, size_t bytes, bool store) {
+  if (!work::counting() || !current_thread()) return;
+  BlockGlobal& g = block_global();
+  for (uintptr_t s = address / kRequestSectorBytes * kRequestSectorBytes; s < address + bytes;
+       s += kRequestSectorBytes) {
+    touch_sector(g, s, store);
+    ++(store ? g.counts.store_sectors : g.counts.load_sectors);
+  }
+  (store ? g.counts.store_bytes : g.counts.load_bytes) += bytes;
+  work::count_copy_access();
+}
+
+void count_bulk_copy(bool store) {
+  if (!work::counting() || !current_thread()) return;
+  ++(store ? block_global().counts.store_requests : block_global().counts.load_requests);
+}
+
 void settle_global_groups() {
   BlockGlobal& g = block_global();
   for (unsigned t = 0; t < g.threads; ++t) {
@@ -295,6 +312,7 @@ void settle_global_groups() {
 }
 
 void begin_global_block(unsigned threads) {
+  host_thread_access.counting_global = true;  // a block stopped inside a bulk copy left it off
   BlockGlobal& g = block_global();
   g.threads = threads;
   for (unsigned w = 0; w < kWarpsPerBlock; ++w) {

@@ -37,6 +37,11 @@ void note_volatile_load(const void* pointer);
 
 // One lane's access (memory/access.hpp calls it for every valid global access while counting).
 void record_global_access(ThreadState& thread, uintptr_t address, size_t bytes, Access kind, uintptr_t pc);
+// A bulk copy (cp.async.bulk.tensor): the copy engine moves it between L2 and shared memory, not a warp's
+// instruction through L1, so its rows add sectors (and reuse) but no lines, and the copy is one request
+// the issuing thread does not wait for: the wait is the mbarrier's, which a pipeline overlaps.
+void count_bulk_row(uintptr_t address, size_t bytes, bool store);
+void count_bulk_copy(bool store);
 void settle_global_groups();  // at __syncthreads()
 void begin_global_block(unsigned threads);
 void end_global_block();  // settles, and adds the block's counts to the launch's

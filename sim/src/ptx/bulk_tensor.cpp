@@ -3,8 +3,9 @@
 // elements outside the tensor filled with zeros (or NaN, CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA),
 // and then completes the box's full byte count on the mbarrier. A store writes the box's elements that lie
 // inside the tensor. Both run when issued, through the memory checker: global bounds and traffic as loads
-// and stores of the issuing thread, shared memory as the async proxy (memory/async_proxy.hpp). A store's
-// source stays an asynchronous read until the thread's cp.async.bulk.wait_group covers its group.
+// and stores of the issuing thread (for the speed estimate, the copy engine's: memory/global_requests.hpp),
+// shared memory as the async proxy (memory/async_proxy.hpp). A store's source stays an asynchronous read
+// until the thread's cp.async.bulk.wait_group covers its group.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -14,6 +15,7 @@
 #include "diagnostics/store.hpp"
 #include "memory/access.hpp"
 #include "memory/async_proxy.hpp"
+#include "memory/global_requests.hpp"
 #include "ptx/async_block.hpp"
 #include "ptx/hopper.hpp"
 #include "ptx/tensor_map.hpp"
@@ -172,7 +174,10 @@ void run_bulk_tensor_load(const Bound& bound) {
         bound.fail("bulk_copy_invalid",
                    "the tensor map's global address is not device memory from cudaMalloc");
       const size_t bytes = size_t{last - first} * map.element_bytes;
+      memory::host_thread_access.counting_global = false;
       memory::on_access(source, bytes, memory::Access::read, false, at);
+      memory::host_thread_access.counting_global = true;
+      memory::count_bulk_row(reinterpret_cast<uintptr_t>(source), bytes, false);
       std::memcpy(row.data() + size_t{first} * map.element_bytes, source, bytes);
     }
     for (uint32_t chunk = 0; chunk < box.row_bytes / 16; ++chunk) {
@@ -182,6 +187,7 @@ void run_bulk_tensor_load(const Bound& bound) {
       memory::tag_chunk(physical, {copy, static_cast<uint16_t>(r), static_cast<uint8_t>(chunk), map.swizzle});
     }
   }
+  memory::count_bulk_copy(false);
   complete_transaction(bound, barrier, static_cast<uint32_t>(box.bytes()));
 }
 
@@ -214,9 +220,13 @@ void run_bulk_tensor_store(const Bound& bound) {
     if (!memory::device_heap.contains(reinterpret_cast<uintptr_t>(target)))
       bound.fail("bulk_copy_invalid", "the tensor map's global address is not device memory from cudaMalloc");
     const size_t bytes = size_t{last - first} * map.element_bytes;
+    memory::host_thread_access.counting_global = false;
     memory::on_access(target, bytes, memory::Access::write, false, at);
+    memory::host_thread_access.counting_global = true;
+    memory::count_bulk_row(reinterpret_cast<uintptr_t>(target), bytes, true);
     std::memcpy(target, row.data() + size_t{first} * map.element_bytes, bytes);
   }
+  memory::count_bulk_copy(true);
   ThreadAsync& self = thread_async(*current_thread());
   self.bulk_stores.push_back(
       {self.bulk_committed, memory::begin_async_read(spans, reader + " (not yet waited for)")});

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/work_counters.hpp"
 #include "diagnostics/describe.hpp"
 #include "diagnostics/store.hpp"
 #include "execution/block_runner.hpp"
@@ -245,6 +246,8 @@ void run_wgmma(const Bound& bound) {
   call.scale_b = bound.value(ops[next++], "n");
   if (!ins.a_in_registers) call.trans_a = bound.value(ops[next++], "n");
   call.trans_b = bound.value(ops[next++], "n");
+  // The warp's quarter of the group's m64nNk16 (a warp's count is the most any of its lanes did).
+  work::count_tensor_op(uint64_t{2} * 64 * ins.n * 16 / 4, true);
   const CollectiveCall collective{CollectiveOp::warpgroup, ~0u, reinterpret_cast<uint64_t>(&call), 0, 0,
                                   &complete_wgmma};
   BlockRunner::for_this_thread().warpgroup_collective(self, collective, bound.where());

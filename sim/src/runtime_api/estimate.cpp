@@ -17,11 +17,13 @@ namespace {
 // The sample's size: enough blocks that one slow block or the grid's edges do not decide the figure,
 // few enough that an estimate costs a fraction of a check (docs/simulator.md, "Estimated speed").
 constexpr uint64_t kMaxBlocks = 64;
-// Global and shared accesses: no new block once the sample made kLaunchAccesses; a block is stopped at
-// kBlockGlobal global or kBlockShared shared accesses (about a second each on one core), its counts then a
-// lower bound. A right kernel's block stays below: puzzle 5's one-thread-per-query-row kernels make 17
-// million global (test kernel) or 34 million shared accesses (version 1) at n = 2048.
-constexpr uint64_t kLaunchAccesses = uint64_t{1} << 18;
+// Global and shared accesses: no new block once the sample made kLaunchAccesses and has kMinBlocks blocks
+// (a causal grid's blocks differ several-fold: two say little of the grid), or made kMostAccesses; a block
+// is stopped at kBlockGlobal global or kBlockShared shared accesses (about a second each on one core), its
+// counts then a lower bound. A right kernel's block stays below: puzzle 5's one-thread-per-query-row
+// kernels make 17 million global (test kernel) or 34 million shared accesses (version 1) at n = 2048.
+constexpr uint64_t kMinBlocks = 8;
+constexpr uint64_t kLaunchAccesses = uint64_t{1} << 18, kMostAccesses = uint64_t{1} << 24;
 constexpr uint64_t kBlockGlobal = uint64_t{24} << 20, kBlockShared = uint64_t{96} << 20;
 
 std::mutex estimate_mutex;
@@ -38,16 +40,24 @@ bool on() {
   return work::counting();
 }
 
-BlockSample::BlockSample(uint64_t blocks) {
-  // Blocks at the golden ratio's multiples around the grid, the first 62% of the way: every prefix of the
-  // order is spread over it, and no power-of-two grid dimension lines the sample up on one column of
-  // tiles (a causal kernel's blocks differ in work along a row of the grid; the first block alone may be
-  // the sample of a heavy kernel).
+BlockSample::BlockSample(dim3 grid) {
+  // Blocks along a low-discrepancy sequence of the grid (the R-sequence, golden ratio's generalisation to
+  // three dimensions): every prefix of the order is spread over each dimension of the grid on its own, as
+  // over the whole, so a few blocks already cover the rows of a causal grid, whose blocks differ in work
+  // along one dimension, and no power-of-two dimension lines the sample up on one column of tiles.
+  const uint64_t dims[3] = {grid.x, grid.y, grid.z};
+  const uint64_t blocks = dims[0] * dims[1] * dims[2];
+  constexpr double kRoot = 1.2207440846057596;  // of x^4 = x + 1
+  constexpr double kStep[3] = {1 / kRoot, 1 / (kRoot * kRoot), 1 / (kRoot * kRoot * kRoot)};
   const uint64_t size = std::min(blocks, kMaxBlocks);
   std::vector<bool> taken(blocks < (uint64_t{1} << 24) ? blocks : 0);
-  for (uint64_t k = 1; order_.size() < size && k <= 16 * size; ++k) {
-    const double place = std::fmod(k * 0.6180339887498949, 1.0);
-    const auto block = std::min(blocks - 1, static_cast<uint64_t>(place * static_cast<double>(blocks)));
+  for (uint64_t k = 0; order_.size() < size && k < 16 * size; ++k) {
+    uint64_t block = 0;
+    for (int d = 2; d >= 0; --d) {
+      const double place = std::fmod(0.5 + static_cast<double>(k) * kStep[d], 1.0);
+      block = block * dims[d] +
+              std::min(dims[d] - 1, static_cast<uint64_t>(place * static_cast<double>(dims[d])));
+    }
     if (!taken.empty() && taken[block]) continue;
     if (!taken.empty()) taken[block] = true;
     order_.push_back(block);
@@ -57,7 +67,9 @@ BlockSample::BlockSample(uint64_t blocks) {
 }
 
 std::optional<uint64_t> BlockSample::block(uint64_t i) const {
-  if (i >= order_.size() || (i > 0 && work::launch_accesses() >= kLaunchAccesses)) return std::nullopt;
+  if (i >= order_.size()) return std::nullopt;
+  const uint64_t made = work::launch_accesses();
+  if (i > 0 && (made >= kMostAccesses || (made >= kLaunchAccesses && i >= kMinBlocks))) return std::nullopt;
   return order_[i];
 }
 
@@ -73,6 +85,7 @@ void finish_launch(const LaunchInfo& launch, size_t static_shared, uint64_t bloc
   const work::LaunchCounts counts = work::take_launch_counts();
   std::copy(counts.per_warp.begin(), counts.per_warp.end(), w.per_warp);
   std::copy(counts.longest_thread.begin(), counts.longest_thread.end(), w.longest_thread);
+  std::copy(counts.block_longest.begin(), counts.block_longest.end(), w.block_longest);
   w.shared_requests = counts.shared_requests;
   w.shared_wavefronts = counts.shared_wavefronts;
   w.shared_ideal_wavefronts = counts.shared_ideal_wavefronts;

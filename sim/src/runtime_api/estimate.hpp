@@ -15,10 +15,10 @@ namespace sim::estimate {
 void set_on(bool on);  // while no kernel runs
 bool on();
 
-// The blocks an estimating launch runs, out of `blocks`.
+// The blocks an estimating launch runs, out of the grid's.
 class BlockSample {
  public:
-  explicit BlockSample(uint64_t blocks);
+  explicit BlockSample(dim3 grid);
   uint64_t size() const { return order_.size(); }
   // The linear index of the i-th block to run (i < size()), or nullopt once the blocks run so far have
   // made the launch's share of global accesses (the first block always runs).

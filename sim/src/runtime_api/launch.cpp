@@ -120,7 +120,7 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
   Grid grid{&launch, limit, body, closure, uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z};
   std::optional<estimate::BlockSample> sample;
   if (estimate::on()) {
-    sample.emplace(grid.blocks);
+    sample.emplace(launch.grid);
     grid.sample = &*sample;
     grid.blocks = sample->size();
   }
