@@ -184,7 +184,7 @@ std::string describe_cuda_front_end(const BuildConfig& config) {
   const char* chosen = std::getenv("PUZZLE_CUDA_FRONT_END");
   if (chosen && std::string(chosen) == "none")
     return "none (PUZZLE_CUDA_FRONT_END=none): simulator checks are not checked against CUDA's rules";
-  if (chosen)
+  if (chosen && *chosen)
     return std::string("none: PUZZLE_CUDA_FRONT_END=") + chosen +
            ", which the build did not find, so simulator checks are not checked against CUDA's rules";
   return "none: neither nvcc nor clang (14 or newer) was found when the build was configured, so "
