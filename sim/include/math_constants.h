@@ -1,13 +1,12 @@
-// CUDA's math_constants.h: the same names and values.
+// CUDA's math_constants.h: the same names and values (__builtin_bit_cast: usable in device code too).
 #pragma once
-#include <bit>
 #include <cstdint>
 
-#define CUDART_INF_F std::bit_cast<float>(0x7f800000U)
-#define CUDART_NAN_F std::bit_cast<float>(0x7fffffffU)
-#define CUDART_MIN_DENORM_F std::bit_cast<float>(0x00000001U)
-#define CUDART_MAX_NORMAL_F std::bit_cast<float>(0x7f7fffffU)
-#define CUDART_NEG_ZERO_F std::bit_cast<float>(0x80000000U)
+#define CUDART_INF_F __builtin_bit_cast(float, 0x7f800000U)
+#define CUDART_NAN_F __builtin_bit_cast(float, 0x7fffffffU)
+#define CUDART_MIN_DENORM_F __builtin_bit_cast(float, 0x00000001U)
+#define CUDART_MAX_NORMAL_F __builtin_bit_cast(float, 0x7f7fffffU)
+#define CUDART_NEG_ZERO_F __builtin_bit_cast(float, 0x80000000U)
 #define CUDART_ZERO_F 0.0F
 #define CUDART_ONE_F 1.0F
 #define CUDART_SQRT_HALF_F 0.707106781F
@@ -34,10 +33,10 @@
 #define CUDART_TWO_TO_31_F 2147483648.0F
 #define CUDART_TWO_TO_32_F 4294967296.0F
 
-#define CUDART_INF std::bit_cast<double>(0x7ff0000000000000ULL)
-#define CUDART_NAN std::bit_cast<double>(0xfff8000000000000ULL)
-#define CUDART_NEG_ZERO std::bit_cast<double>(0x8000000000000000ULL)
-#define CUDART_MIN_DENORM std::bit_cast<double>(0x0000000000000001ULL)
+#define CUDART_INF __builtin_bit_cast(double, 0x7ff0000000000000ULL)
+#define CUDART_NAN __builtin_bit_cast(double, 0xfff8000000000000ULL)
+#define CUDART_NEG_ZERO __builtin_bit_cast(double, 0x8000000000000000ULL)
+#define CUDART_MIN_DENORM __builtin_bit_cast(double, 0x0000000000000001ULL)
 #define CUDART_ZERO 0.0
 #define CUDART_ONE 1.0
 #define CUDART_SQRT_TWO 1.4142135623730951e+0

@@ -12,30 +12,16 @@
 #include "pipelines/bench_torch.hpp"
 #include "registry.hpp"
 #include "run/torch_script.hpp"
+#include "scoped_env.hpp"
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace puzzle::cli;
+using puzzle::cli::testing::ScopedEnv;
 using std::chrono::milliseconds;
 
 namespace {
-
-// Sets an environment variable for the scope of a test, then puts back what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() { old_ ? setenv(name_, old_->c_str(), 1) : unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 std::filesystem::path write_file(const std::filesystem::path& file, const std::string& text,
                                  bool executable) {

@@ -38,8 +38,9 @@ struct BuildFixture {
   BuildConfig config = [this] {
     BuildConfig c = build_config();
     c.build_dir = dir.path();
-    // g++'s build alone, whose messages these tests read; CUDA's front end has tests of its own below.
+    // g++'s build alone, whose messages these tests read; CUDA's front ends have tests of their own below.
     c.cuda_front_end_nvcc.clear();
+    c.cuda_front_end_clang.clear();
     return c;
   }();
   const puzzle::PuzzleSpec& spec = lookup_puzzle("1");
@@ -260,6 +261,43 @@ TEST_CASE("CUDA's front end compiles every simulator build too: what nvcc reject
   INFO(accepted.info.log);
   CHECK(accepted.info.ok);
   CHECK(accepted.info.cuda_rules == "nvcc");
+}
+
+TEST_CASE(
+    "where nvcc is not installed clang's CUDA mode compiles every simulator build: what it rejects "
+    "does not build, and the error names the learner's file and line") {
+  BuildFixture f;
+  f.config.cuda_front_end_clang = build_config().cuda_front_end_clang;
+  if (f.config.cuda_front_end_clang.empty()) return;  // no clang on this machine
+  const std::string launcher = "void " + function_name(f.spec.signature) +
+                               "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
+  const ChildBuild rejected = f.build(
+      "float half(float v) { return v / 2; }  // no __device__\n"
+      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
+      launcher);
+  CHECK_FALSE(rejected.info.ok);
+  CHECK(rejected.info.message == "your file does not compile for a GPU (clang rejects it: CUDA's rules)");
+  CHECK(rejected.info.log.find("learner.cu:2:38: error: no matching function for call to 'half'") !=
+        std::string::npos);
+
+  // A __shared__ variable whose type initializes its members: nvcc leaves it uninitialized, clang refuses
+  // it; the front end follows nvcc, unless an initializer is written out.
+  const std::string shared_pair = "struct Pair { float m = 0.0f; };\n__global__ void k(float* y) {\n";
+  const ChildBuild accepted =
+      f.build(shared_pair + "  __shared__ Pair p[2];\n  y[0] = p[0].m;\n}\n" + launcher);
+  INFO(accepted.info.log);
+  CHECK(accepted.info.ok);
+  CHECK(accepted.info.cuda_rules == "clang");
+  const ChildBuild initialized =
+      f.build(shared_pair + "  __shared__ Pair p{};\n  y[0] = p.m;\n}\n" + launcher);
+  CHECK_FALSE(initialized.info.ok);
+  CHECK(initialized.info.log.find("learner.cu:3:") != std::string::npos);
+
+  // A header the project's declarations lack: no verdict (the simulator's build has its own message).
+  const ChildBuild library = f.build("#include <cub/cub.cuh>\n" + launcher);
+  CHECK_FALSE(library.info.ok);
+  CHECK(library.info.cuda_rules.empty());
+  CHECK(library.info.log.find("does not model this library") != std::string::npos);
 }
 
 TEST_CASE("without a CUDA front end a simulator build says it was not checked against CUDA's rules") {

@@ -103,8 +103,10 @@ TEST_CASE("grade: each puzzle on its own; a compile error or a missing file cost
 
 TEST_CASE("grade: the time budget caps a hang, and the puzzles after it are not run") {
   GradeFixture f;
-  // The budget is tighter than nvcc's compile beside g++'s can be on a loaded machine: it is to cap the run.
+  // The budget is tighter than a CUDA front end's compile beside g++'s can be on a loaded machine: it is to
+  // cap the run.
   f.config.cuda_front_end_nvcc.clear();
+  f.config.cuda_front_end_clang.clear();
   f.submit("01_row_softmax.cu", kHang);
   f.submit_solution(2);
   const GradeReport r =

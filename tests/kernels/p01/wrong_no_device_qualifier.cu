@@ -1,5 +1,6 @@
 // expect: compile_error
-// expect-message: calling a __(host|device)__ function.*warp_reduce
+// expect-message: calling a __(host|device)__ function.*warp_reduce|no matching function for call to 'warp_reduce'
+// expect-nvcc: error
 // Bug: the warp reduction helper lost its __device__, the commonest slip of a first kernel. nvcc refuses
 // it (CUDA's front end on the simulator's path names the host function called from the kernel; a GPU
 // build, the __shfl_xor_sync called from the host function); g++ with the simulator's headers would not

@@ -72,7 +72,7 @@ std::string cache_key(const BuildConfig& config, const PuzzleSource& source, Bac
   for (const auto& flag : config.sim_kernel_flags) hash.add(flag);
   if (backend == Backend::sim) {
     const auto front_end = cuda_front_end(config);
-    hash.add(front_end ? front_end->name + " " + front_end->compiler.string() : "no CUDA front end");
+    hash.add(front_end ? cuda_front_end_identity(config, *front_end) : "no CUDA front end");
   }
   for (const auto& lib : libraries) hash.add(lib.string()).add(modification_stamp(lib));
   if (const auto translator = config.libraries.find("sim_translate"); translator != config.libraries.end()) {
@@ -177,8 +177,10 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
   }
   const bool built = build_with_gxx(config, puzzle, source, libraries, dir, info);
   if (cuda_rules) {
-    if (auto rejected = cuda_rules->finish()) {
-      info.log = std::move(*rejected);
+    FrontEndVerdict verdict = cuda_rules->finish();
+    if (!verdict.checked) info.cuda_rules.clear();
+    if (verdict.errors) {
+      info.log = std::move(*verdict.errors);
       info.message =
           "your file does not compile for a GPU (" + info.cuda_rules + " rejects it: CUDA's rules)";
       return false;

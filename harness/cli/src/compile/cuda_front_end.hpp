@@ -1,8 +1,9 @@
 // CUDA's own compile rules on the simulator's path. g++ with the simulator's headers accepts code that
 // nvcc rejects (a helper without __device__ called from a kernel, a constexpr host function such as
-// std::max in device code), so every simulator build also compiles the file with CUDA's front end, nvcc,
-// device side only, beside the simulator's compile, wherever nvcc is installed (no GPU needed). Its errors
-// are the build's errors. Without nvcc a build says it was not checked against CUDA's rules.
+// std::max in device code), so every simulator build also compiles the file with a CUDA front end, device
+// side only, beside the simulator's compile (no GPU needed): nvcc where it is installed, else clang's CUDA
+// mode over the project's declarations of CUDA's headers (sim/front_end_include). Its errors are the
+// build's errors. Without either a build says it was not checked against CUDA's rules.
 #pragma once
 #include <future>
 #include <optional>
@@ -15,29 +16,49 @@
 namespace puzzle::cli {
 
 struct CudaFrontEnd {
-  std::string name;  // "nvcc"
+  std::string name;  // "nvcc" or "clang"
   std::filesystem::path compiler;
 };
 
-// The front end simulator builds use: nvcc if the build found one, unless PUZZLE_CUDA_FRONT_END=none;
-// nullopt otherwise (builds are then not checked against CUDA's rules).
+// The front end simulator builds use: nvcc if the build found one, else clang; PUZZLE_CUDA_FRONT_END
+// (nvcc, clang or none) picks one, or none. nullopt when there is none (builds are then not checked
+// against CUDA's rules). UsageError for another value of PUZZLE_CUDA_FRONT_END.
 std::optional<CudaFrontEnd> cuda_front_end(const BuildConfig& config);
 
 // "nvcc (/usr/local/cuda/bin/nvcc)", or why there is none: for `doctor` and the reports.
 std::string describe_cuda_front_end(const BuildConfig& config);
+
+// What makes a front end's verdict on a file: its name, compiler and the headers it reads (for the cache
+// key of a simulator build).
+std::string cuda_front_end_identity(const BuildConfig& config, const CudaFrontEnd& front_end);
+
+// The command that checks `file` (device side only; what it writes goes to scratch_dir).
+std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const CudaFrontEnd& front_end,
+                                                const std::filesystem::path& file,
+                                                const std::filesystem::path& scratch_dir);
+
+struct FrontEndVerdict {
+  bool checked = true;                // false: the front end could not judge (a header clang's set lacks)
+  std::optional<std::string> errors;  // the compiler's output when it rejected the file
+};
 
 // The front end compiling `source` on a thread of its own, from construction until `finish`.
 class FrontEndCheck {
  public:
   FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end, const PuzzleSource& source,
                 const std::filesystem::path& scratch_dir);
-  // Waits for it: the compiler's output when it rejected the file, nullopt when it accepted it.
-  std::optional<std::string> finish();
+  // Waits for it.
+  FrontEndVerdict finish();
   std::string command() const;
 
  private:
+  CudaFrontEnd front_end_;
   std::vector<std::string> argv_;
   std::future<CapturedRun> run_;
 };
+
+// A front end's run of cuda_front_end_command judged: clang's as nvcc would judge the file
+// (cuda_front_end.cpp says where they differ).
+FrontEndVerdict judge_front_end_run(const CudaFrontEnd& front_end, CapturedRun run);
 
 }  // namespace puzzle::cli

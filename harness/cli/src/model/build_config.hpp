@@ -28,6 +28,11 @@ struct BuildConfig {
   // CUDA's compile rules on the simulator's path (compile/cuda_front_end.hpp): nvcc, found even where the
   // GPU build is not configured; empty if absent.
   std::filesystem::path cuda_front_end_nvcc;
+  // Else clang's CUDA mode: clang++ (empty if absent or older than 14), its own headers' folder, and
+  // the project's declarations of CUDA's headers (sim/front_end_include).
+  std::filesystem::path cuda_front_end_clang;
+  std::filesystem::path cuda_front_end_clang_include;
+  std::filesystem::path cuda_front_end_headers;
 };
 
 const BuildConfig& build_config();

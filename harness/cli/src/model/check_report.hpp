@@ -35,14 +35,15 @@ struct BuildInfo {
   std::string message;                // one line, e.g. "your file must define void row_softmax(...)"
   std::vector<std::string> commands;  // as run, for --verbose
   // The CUDA front end that also compiled the file ("nvcc": every GPU build, and simulator builds where
-  // nvcc is installed); empty when none did (not checked against CUDA's rules: compile/cuda_front_end.hpp).
+  // nvcc is installed; else "clang"); empty when none did (not checked against CUDA's rules:
+  // compile/cuda_front_end.hpp).
   std::string cuda_rules;
 };
 
 // What the reports say of a build that no CUDA front end checked.
 inline constexpr const char* kNotCheckedAgainstCuda =
-    "not checked against CUDA's rules: nvcc is not installed (`puzzle doctor`), so a file "
-    "that a GPU build rejects may still pass here";
+    "not checked against CUDA's rules: no CUDA front end compiled it (`puzzle doctor` says why), so a "
+    "file that a GPU build rejects may still pass here";
 
 struct CaseReport {
   int index = -1;     // in the puzzle's case list

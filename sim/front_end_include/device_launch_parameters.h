@@ -1,0 +1,3 @@
+// In cuda_runtime.h, which the front end includes first (as nvcc does).
+#pragma once
+#include "cuda_runtime.h"

@@ -1,0 +1,3 @@
+// The simulator's: plain constants, usable on both sides.
+#pragma once
+#include "../include/math_constants.h"
