@@ -9,10 +9,14 @@ namespace {
 constexpr double kSector = 32;
 }  // namespace
 
+double l1_bytes(const GpuSpec& gpu, const Occupancy& occupancy) {
+  return std::max(gpu.l1_shared_bytes - occupancy.shared_per_sm, 16.0 * 1024);
+}
+
 MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const Occupancy& occupancy,
                              double concurrent_blocks, const ModelConstants& k) {
   const double scale = work.scale();
-  const double l1_bytes = std::max(gpu.l1_shared_bytes - occupancy.shared_per_sm, 16.0 * 1024);
+  const double l1 = l1_bytes(gpu, occupancy);
   const double l2_bytes = gpu.l2_bytes * k.usable_l2;
   const double first_bytes = work.first_load_sectors * scale * kSector;  // the blocks' own footprints, summed
   const double sharing =
@@ -25,7 +29,7 @@ MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const O
     if (sectors == 0) continue;
     // Bin b holds distances in [2^(b-1), 2^b) sectors: its middle, in bytes.
     const double distance = bin == 0 ? 0 : std::exp2(bin - 0.5) * kSector;
-    if (distance * occupancy.blocks_per_sm < l1_bytes) {
+    if (distance * occupancy.blocks_per_sm < l1) {
       t.l1_hits += sectors;
     } else if (distance * working_sets < l2_bytes) {
       t.l2_hits += sectors;

@@ -21,6 +21,9 @@ struct MemoryTraffic {
   double load_latency_cycles = 0;  // of an average load request
 };
 
+// The L1 an SM has beside the shared memory of the blocks it holds.
+double l1_bytes(const GpuSpec& gpu, const Occupancy& occupancy);
+
 MemoryTraffic memory_traffic(const GpuSpec& gpu, const LaunchWork& work, const Occupancy& occupancy,
                              double concurrent_blocks, const ModelConstants& constants);
 

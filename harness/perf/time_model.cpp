@@ -63,8 +63,12 @@ LaunchEstimate estimate_launch(const GpuSpec& gpu, const LaunchWork& w, const Ke
   at(Limit::dram) = (e.traffic.dram_read_bytes + e.traffic.dram_write_bytes) / gpu.dram_bytes_per_s;
   at(Limit::l2) = std::max(e.traffic.l2_bytes / gpu.l2_bytes_per_s,
                            e.traffic.l2_bytes * share / (k.l2_bytes_per_sm_clock * clock));
-  // Arrays nvcc keeps in local memory: each index a load or store through L1, a warp's in one line.
-  const double local = e.local_memory ? total(Work::indexes) : 0;
+  // Arrays nvcc keeps in local memory: each index a load or store through L1, a warp's in one line. An
+  // index that reached global or shared memory was not one of them.
+  const auto local_of = [&](auto of) {
+    return e.local_memory ? std::max(0.0, of(Work::indexes) - of(Work::global) - of(Work::shared)) : 0;
+  };
+  const double local = local_of(total);
   at(Limit::memory_pipe) = ((w.lines + w.shared_wavefronts) * scale + local) * share / clock;
   const double instructions = total(Work::ops) * k.instructions_per_operator +
                               total(Work::special) * k.special_issue + requests + w.shared_requests * scale +
@@ -76,6 +80,13 @@ LaunchEstimate estimate_launch(const GpuSpec& gpu, const LaunchWork& w, const Ke
   at(Limit::tensor) = (mma_sync_flops / k.mma_sync_share + total(Work::wgmma_flops) / k.wgmma_share) * share /
                       gpu.tensor_flops_clock / clock;
 
+  // Local memory is cached like global memory: an access hits L1 as far as the stack frames of the
+  // threads the SM holds fit in the L1 beside shared memory, the rest wait for L2.
+  const double frames = resident * static_cast<double>(e.threads_per_block) * resource.stack_bytes;
+  const double local_hits = frames > 0 ? std::min(1.0, l1_bytes(gpu, e.occupancy) / frames) : 1;
+  const double local_chain =
+      (local_hits * k.l1_latency + (1 - local_hits) * k.l2_latency) / k.loads_in_flight;
+
   // Latency: each round of blocks an SM holds takes its longest thread's dependent chain (an average
   // block's, rounds after rounds; at least the longest block's, which may run alone at the end); and DRAM
   // can go no faster than the bytes the resident warps keep in flight allow (Little's law).
@@ -85,7 +96,7 @@ LaunchEstimate estimate_launch(const GpuSpec& gpu, const LaunchWork& w, const Ke
            chain(Work::global) * e.traffic.load_latency_cycles / k.loads_in_flight +
            chain(Work::shared) * k.shared_chain + chain(Work::collective) * k.collective_chain +
            chain(Work::barrier) * k.barrier_chain + chain(Work::tensor) * k.tensor_chain +
-           (e.local_memory ? chain(Work::indexes) * k.shared_chain : 0);
+           local_of(chain) * local_chain;
   };
   const double longest_chain = chain_cycles([&](Work k) { return w.longest_of(k); });
   const double block_chain = chain_cycles([&](Work k) { return w.block_longest_of(k); });

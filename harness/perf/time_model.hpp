@@ -27,7 +27,7 @@ struct LaunchEstimate {
   uint64_t blocks = 0, threads_per_block = 0;
   int registers = 0;
   bool registers_measured = false;  // from nvcc; else the default
-  bool local_memory = false;        // nvcc keeps arrays in local memory: each index loads or stores
+  bool local_memory = false;        // nvcc keeps arrays in local memory, where indexes load and store
   Occupancy occupancy;
   int busy_sms = 0;    // SMs with at least one block
   double seconds = 0;  // this launch, its start included

@@ -1,11 +1,11 @@
 // Holds the simulator's speed estimate to the measured tables, docs/measurements/calibration_<gpu>_*.json
 // (tools/calibrate.sh writes them on a GPU; calibration_<gpu>_seed.json copies the pages' figures until
 // one is measured). Per GPU the newest measured table is used, the seed table only where none is:
-//   - at least 85% of the estimates are within 2x of the measured time (the goal is 90%: the model reached
-//     87% against the first measured table, and the test keeps it from getting worse),
+//   - at least 90% of the estimates are within 2x of the measured time (the goal, which the model reached
+//     against the first measured table; the test keeps it from getting worse),
 //   - every ladder's versions come in the measured order (two versions measured within 10% of each other
 //     may come either way; an estimate that is an upper bound, of blocks that wait for one another, is
-//     not compared), but for the four pairs listed in kKnownOutOfOrder.
+//     not compared), but for the three pairs listed in kKnownOutOfOrder.
 // The simulator's counts behind the estimates are stored beside the tables (calibration_counts.json):
 // counting every kernel takes minutes, the model takes milliseconds. `--check` counts live only what is
 // not stored, and recounts puzzle 1's ladder to see that the stored counts are still the simulator's.
@@ -36,14 +36,11 @@ using namespace puzzle::cli;
 
 constexpr double kWithin = 2, kTarget = 0.9;  // the goal: 90% of the estimates within 2x
 // What the model reached against the first measured table (H200, 2026-11-28) and the H100's seed table:
-// 160 of 183 within 2x, 87%. Below the goal, so the test holds the model to what it reached, and fails if
-// it gets worse.
-constexpr double kReached = 0.85;
+// 165 of 183 within 2x, 90%, the goal. The test holds the model to it, and fails if it gets worse.
+constexpr double kReached = 0.90;
 // The ladders the model puts out of order against that table (docs/simulator.md says why): faster
 // version, slower version, shape. Any other pair out of order fails the test.
 constexpr std::tuple<const char*, const char*, const char*> kKnownOutOfOrder[] = {
-    {"solutions/03_online_softmax/2_split_long_rows.cu", "solutions/03_online_softmax/1_clear.cu",
-     "4096x16384"},
     {"solutions/04_blocked_softmax/2_row_groups.cu", "solutions/04_blocked_softmax/1_clear.cu", "8192x4096"},
     {"solutions/09_flash_forward_bf16/2_fa2_tiles.cu", "solutions/09_flash_forward_bf16/1_clear.cu",
      "8x2048x2048x64"},
@@ -378,7 +375,7 @@ int fit(const std::vector<Entry>& entries) {
   };
   using K = perf::ModelConstants;
   const Knob knobs[] = {{"instructions_per_operator", &K::instructions_per_operator, 0.4, 1.5},
-                        {"special_issue", &K::special_issue, 1, 4},
+                        {"special_issue", &K::special_issue, 2, 12},
                         {"mma_sync_share", &K::mma_sync_share, 0.4, 0.9},
                         {"wgmma_share", &K::wgmma_share, 0.5, 0.9},
                         {"l2_bytes_per_sm_clock", &K::l2_bytes_per_sm_clock, 32, 128},
