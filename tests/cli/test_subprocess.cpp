@@ -34,8 +34,8 @@ TEST_CASE("run_captured kills a program whose work is no longer wanted, and what
     stop.request_stop();
   });
   const auto started = std::chrono::steady_clock::now();
-  const CapturedRun run = run_captured({"sh", "-c", "sleep 30 & wait"}, std::nullopt, StderrMode::merged,
-                                       stop.get_token());
+  const CapturedRun run =
+      run_captured({"sh", "-c", "sleep 30 & wait"}, std::nullopt, StderrMode::merged, stop.get_token());
   requester.join();
   CHECK(run.stopped);
   CHECK_FALSE(run.timed_out);
