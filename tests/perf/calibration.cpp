@@ -10,8 +10,9 @@
 // counting every kernel takes minutes, the model takes milliseconds. `--check` counts live only what is
 // not stored, and recounts puzzle 1's ladder to see that the stored counts are still the simulator's.
 // `--count` recounts every entry of the tables used and stores the counts (after a new table, or a change
-// to the simulator's counting); `--fit` searches the model's constants (harness/perf/model_constants.hpp)
-// that fit the tables best. Each prints every estimate beside its measured time and the error per puzzle.
+// to the simulator's counting; `--count docs/measurements N`: puzzle N's entries only); `--fit` searches the
+// model's constants (harness/perf/model_constants.hpp) that fit the tables best. Each prints every estimate
+// beside its measured time and the error per puzzle.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -413,8 +415,12 @@ int fit(const std::vector<Entry>& entries) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (argc != 3 || (mode != "--check" && mode != "--count" && mode != "--fit")) {
-    std::fprintf(stderr, "usage: %s --check|--count|--fit docs/measurements\n", argv[0]);
+  // --count PUZZLE: recount that puzzle's entries only (after a change that touches no other), keep the rest.
+  if ((argc != 3 && !(argc == 4 && mode == "--count")) ||
+      (mode != "--check" && mode != "--count" && mode != "--fit")) {
+    std::fprintf(stderr,
+                 "usage: %s --check|--count|--fit docs/measurements, or --count docs/measurements PUZZLE\n",
+                 argv[0]);
     return 2;
   }
   try {
@@ -424,9 +430,12 @@ int main(int argc, char** argv) {
     std::vector<Entry> entries = read_tables(tables);
     const BuildConfig config = build_config();
     if (mode == "--count") {
-      std::vector<Entry*> all;
-      for (Entry& e : entries) all.push_back(&e);
-      count_live(config, all);
+      const std::optional<int> only = argc == 4 ? std::optional(std::stoi(argv[3])) : std::nullopt;
+      if (only) count(config, folder, entries);  // the other puzzles' stored counts
+      std::vector<Entry*> recount;
+      for (Entry& e : entries)
+        if (!only || e.puzzle == *only) recount.push_back(&e);
+      count_live(config, recount);
       write_counts(folder, entries);
     } else {
       count(config, folder, entries);

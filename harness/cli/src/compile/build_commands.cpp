@@ -153,6 +153,10 @@ std::vector<std::string> gpu_target_flags(const std::string& arch) {
   return {"-arch=sm_" + arch};
 }
 
+std::string target_architecture(const BuildConfig& config) {
+  return config.cuda_arch.empty() ? "90" : config.cuda_arch;
+}
+
 CommandLine gpu_compile_command(const BuildConfig& config, const std::filesystem::path& source,
                                 const std::filesystem::path& object) {
   // -g: host debug info, so that a refusal names the learner's line (harness/child/call_site.hpp).

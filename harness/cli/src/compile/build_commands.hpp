@@ -41,6 +41,8 @@ struct GpuLibraries {
 // setmaxnreg need, written as -gencode (the -arch=sm_90a shorthand, with several inputs, also ran a plain
 // compute_90 pass that rejected them); elsewhere -arch=sm_<arch>.
 std::vector<std::string> gpu_target_flags(const std::string& arch);
+// The GPU build's architecture, or an H100's ("90", as the simulator models) in a build without CUDA.
+std::string target_architecture(const BuildConfig& config);
 
 // GPU: compile the learner's file, then link it and the glue into a shared object, with the libraries it
 // needs.

@@ -1,7 +1,5 @@
 #include "compile/cuda_front_end.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -17,14 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool runnable(const fs::path& tool) {
-  return !tool.empty() && access(tool.c_str(), X_OK) == 0;
-}
-
-std::string architecture(const BuildConfig& config) {
-  return config.cuda_arch.empty() ? "90" : config.cuda_arch;  // an H100's, as the simulator models
-}
-
 // Device code only, for the GPU build's architecture (sm_90a on Hopper: wgmma needs it): the front end (cicc)
 // parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. cicc's
 // optimizer is off (-O0): it reports nothing the front end has not, and it took half of the time (puzzle
@@ -33,7 +23,7 @@ std::string architecture(const BuildConfig& config) {
 std::vector<std::string> nvcc_command(const BuildConfig& config, const CudaFrontEnd& front_end,
                                       const fs::path& file, const fs::path& scratch_dir) {
   std::vector<std::string> argv{front_end.compiler.string(), "-std=c++20"};
-  for (const std::string& flag : gpu_target_flags(architecture(config)))
+  for (const std::string& flag : gpu_target_flags(target_architecture(config)))
     argv.push_back(flag);  // the GPU build's
   for (const char* flag : {"-cubin", "-Xcicc", "-O0", "-Xptxas", "-O0", "-o"}) argv.push_back(flag);
   argv.push_back((scratch_dir / "front_end.cubin").string());
@@ -71,7 +61,7 @@ std::vector<std::string> clang_command(const BuildConfig& config, const CudaFron
           "-fno-cuda-host-device-constexpr",
           "-Wno-unknown-cuda-version",  // an installed toolkit newer than clang knows: not used here
           "-U__CUDA_ARCH__",
-          "-D__CUDA_ARCH__=" + architecture(config) + "0",
+          "-D__CUDA_ARCH__=" + target_architecture(config) + "0",
           file.string()};
 }
 
@@ -170,9 +160,9 @@ std::optional<CudaFrontEnd> cuda_front_end(const BuildConfig& config) {
   const std::string chosen = chosen_env ? chosen_env : "";
   if (!chosen.empty() && chosen != "nvcc" && chosen != "clang" && chosen != "none")
     throw UsageError("PUZZLE_CUDA_FRONT_END=" + chosen + ": it is nvcc, clang or none");
-  if ((chosen.empty() || chosen == "nvcc") && runnable(config.cuda_front_end_nvcc))
+  if ((chosen.empty() || chosen == "nvcc") && is_runnable(config.cuda_front_end_nvcc))
     return CudaFrontEnd{"nvcc", config.cuda_front_end_nvcc};
-  if ((chosen.empty() || chosen == "clang") && runnable(config.cuda_front_end_clang))
+  if ((chosen.empty() || chosen == "clang") && is_runnable(config.cuda_front_end_clang))
     return CudaFrontEnd{"clang", config.cuda_front_end_clang};
   return std::nullopt;
 }

@@ -1,10 +1,9 @@
 #include "compile/kernel_resources.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <regex>
 
+#include "compile/build_commands.hpp"
 #include "compile/child_build.hpp"
 #include "support/demangle.hpp"
 #include "support/file_io.hpp"
@@ -47,10 +46,12 @@ perf::KernelResources parse_ptxas_resources(const std::string& output) {
 
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
                                        const PuzzleSource& source, std::stop_token stop) {
-  if (config.nvcc.empty() || access(config.nvcc.c_str(), X_OK) != 0) return {};
-  // Named by the file's content, and by what is kept of nvcc's report (a new reading must not read old
-  // files).
-  constexpr const char* kReading = "-r2";
+  // The GPU build's nvcc, or else the one CUDA's front end runs: a simulator-only build finds it too.
+  const fs::path nvcc = is_runnable(config.nvcc) ? config.nvcc : config.cuda_front_end_nvcc;
+  if (!is_runnable(nvcc)) return {};
+  // Named by the file's content, and by what is kept of nvcc's report and how it was made (a new reading
+  // must not read old files).
+  constexpr const char* kReading = "-r3";
   const fs::path cache = config.build_dir / "cache" / "resources" /
                          (child_key(config, puzzle, source, Backend::sim) + kReading + ".json");
   if (const auto cached = read_text(cache)) {
@@ -58,10 +59,14 @@ perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSp
     if (j.is_object()) return j.get<perf::KernelResources>();
   }
   TempDir work("puzzle-resources-");
-  const CapturedRun run = run_captured({config.nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20",
-                                        "-O3", "-arch=sm_" + config.cuda_arch, "-cubin", "-Xptxas", "-v",
-                                        "-o", (work.path() / "kernels.cubin").string(), source.file.string()},
-                                       std::nullopt, StderrMode::merged, stop);
+  // For the GPU build's target: sm_90a on Hopper, without which wgmma does not compile.
+  std::vector<std::string> argv{nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3"};
+  for (const std::string& flag : gpu_target_flags(target_architecture(config))) argv.push_back(flag);
+  for (const std::string& arg :
+       {std::string("-cubin"), std::string("-Xptxas"), std::string("-v"), std::string("-o"),
+        (work.path() / "kernels.cubin").string(), source.file.string()})
+    argv.push_back(arg);
+  const CapturedRun run = run_captured(argv, std::nullopt, StderrMode::merged, stop);
   if (!run.status.ok()) return {};
   const perf::KernelResources counts = parse_ptxas_resources(run.output);
   fs::create_directories(cache.parent_path());

@@ -72,4 +72,8 @@ void write_atomically(const std::filesystem::path& file, const std::string& cont
   }
 }
 
+bool is_runnable(const std::filesystem::path& program) {
+  return !program.empty() && access(program.c_str(), X_OK) == 0;
+}
+
 }  // namespace puzzle::cli

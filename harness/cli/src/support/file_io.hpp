@@ -32,6 +32,9 @@ std::optional<FloatImage> read_floats(const std::filesystem::path& file);
 // The file's last-modified time as text ("missing" if there is none): a rebuilt program gets a new one.
 std::string modification_stamp(const std::filesystem::path& file);
 
+// A program this process may run: a non-empty path to an executable file.
+bool is_runnable(const std::filesystem::path& program);
+
 // The first `head` and the last `tail` bytes of a file that may be huge (a kernel printing from every
 // thread), with a line saying how much was left out between them. Empty if unreadable.
 std::string read_clipped(const std::filesystem::path& file, size_t head, size_t tail);
