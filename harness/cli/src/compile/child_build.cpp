@@ -13,6 +13,7 @@
 #include "compile/build_commands.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/cuda_front_end.hpp"
+#include "compile/kernel_resources.hpp"
 #include "compile/link_errors.hpp"
 #include "compile/object_check.hpp"
 #include "compile/puzzle_parts.hpp"
@@ -185,6 +186,8 @@ bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const Pu
           "your file does not compile for a GPU (" + info.cuda_rules + " rejects it: CUDA's rules)";
       return false;
     }
+    if (!verdict.resource_report.empty())
+      store_kernel_resources(config, puzzle, source, verdict.resource_report);
   }
   return built;
 }

@@ -16,16 +16,16 @@ namespace {
 namespace fs = std::filesystem;
 
 // Device code only, for the GPU build's architecture (sm_90a on Hopper: wgmma needs it): the front end (cicc)
-// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. cicc's
-// optimizer is off (-O0): it reports nothing the front end has not, and it took half of the time (puzzle
-// 10: 1.74 -> 0.87 s of CPU). So is ptxas's, which still parses the PTX and checks resources (puzzle 10's
-// 2_fa2_tiles.cu: 2.39 -> 1.58 s, puzzle 1's clear solution 0.59 -> 0.45 s, CUDA 13, g++ 12).
+// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. Both
+// at the GPU build's optimization, with ptxas's resource report (-v): the same compile gives the registers
+// and stack frames the speed estimate needs (kernel_resources.hpp), which a second compile cost puzzle 1's
+// edit-check 0.8 s of CPU (two cores, 2026-11-29); an unoptimized front end alone took about half the time.
 std::vector<std::string> nvcc_command(const BuildConfig& config, const CudaFrontEnd& front_end,
                                       const fs::path& file, const fs::path& scratch_dir) {
   std::vector<std::string> argv{front_end.compiler.string(), "-std=c++20"};
   for (const std::string& flag : gpu_target_flags(target_architecture(config)))
     argv.push_back(flag);  // the GPU build's
-  for (const char* flag : {"-cubin", "-Xcicc", "-O0", "-Xptxas", "-O0", "-o"}) argv.push_back(flag);
+  for (const char* flag : {"-cubin", "-Xptxas", "-v", "-o"}) argv.push_back(flag);
   argv.push_back((scratch_dir / "front_end.cubin").string());
   argv.push_back(file.string());
   return argv;
@@ -201,7 +201,7 @@ std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const
 
 FrontEndVerdict judge_front_end_run(const CudaFrontEnd& front_end, CapturedRun run) {
   if (front_end.name == "clang") return judge_clang(std::move(run));
-  if (run.status.ok()) return {};
+  if (run.status.ok()) return {.resource_report = std::move(run.output)};
   return {.errors = std::move(run.output)};
 }
 

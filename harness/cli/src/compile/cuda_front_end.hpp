@@ -40,6 +40,7 @@ std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const
 struct FrontEndVerdict {
   bool checked = true;                // false: the front end could not judge (a header clang's set lacks)
   std::optional<std::string> errors;  // the compiler's output when it rejected the file
+  std::string resource_report;        // nvcc's, when it compiled it: ptxas's registers and stack frames
 };
 
 // The front end compiling `source` on a thread of its own, from construction until `finish`.

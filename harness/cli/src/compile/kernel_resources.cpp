@@ -44,16 +44,34 @@ perf::KernelResources parse_ptxas_resources(const std::string& output) {
   return counts;
 }
 
+namespace {
+
+// Named by the file's content, and by what is kept of nvcc's report and how it was made (a new reading
+// must not read old files).
+fs::path resources_file(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source) {
+  constexpr const char* kReading = "-r3";
+  return config.build_dir / "cache" / "resources" /
+         (child_key(config, puzzle, source, Backend::sim) + kReading + ".json");
+}
+
+void keep(const fs::path& file, const perf::KernelResources& resources) {
+  fs::create_directories(file.parent_path());
+  write_atomically(file, nlohmann::json(resources).dump() + "\n");
+}
+
+}  // namespace
+
+void store_kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                            const std::string& ptxas_report) {
+  keep(resources_file(config, puzzle, source), parse_ptxas_resources(ptxas_report));
+}
+
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
                                        const PuzzleSource& source, std::stop_token stop) {
   // The GPU build's nvcc, or else the one CUDA's front end runs: a simulator-only build finds it too.
   const fs::path nvcc = is_runnable(config.nvcc) ? config.nvcc : config.cuda_front_end_nvcc;
   if (!is_runnable(nvcc)) return {};
-  // Named by the file's content, and by what is kept of nvcc's report and how it was made (a new reading
-  // must not read old files).
-  constexpr const char* kReading = "-r3";
-  const fs::path cache = config.build_dir / "cache" / "resources" /
-                         (child_key(config, puzzle, source, Backend::sim) + kReading + ".json");
+  const fs::path cache = resources_file(config, puzzle, source);
   if (const auto cached = read_text(cache)) {
     const auto j = nlohmann::json::parse(*cached, nullptr, false);
     if (j.is_object()) return j.get<perf::KernelResources>();
@@ -69,8 +87,7 @@ perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSp
   const CapturedRun run = run_captured(argv, std::nullopt, StderrMode::merged, stop);
   if (!run.status.ok()) return {};
   const perf::KernelResources counts = parse_ptxas_resources(run.output);
-  fs::create_directories(cache.parent_path());
-  write_atomically(cache, nlohmann::json(counts).dump() + "\n");
+  keep(cache, counts);
   return counts;
 }
 

@@ -17,6 +17,11 @@ namespace puzzle::cli {
 perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle,
                                        const PuzzleSource& source, std::stop_token stop = {});
 
+// Keeps what the CUDA front end's nvcc compile reported (cuda_front_end.hpp) as `source`'s resources: that
+// compile is the GPU build's, so kernel_resources then needs no compile of its own.
+void store_kernel_resources(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                            const std::string& ptxas_report);
+
 // What ptxas's `-v` output says (mangled names demangled), for the function above and its tests.
 perf::KernelResources parse_ptxas_resources(const std::string& output);
 

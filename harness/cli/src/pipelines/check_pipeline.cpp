@@ -400,16 +400,6 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
         throw EnvironmentError("the cases asked for need a GPU; there is none to run them on");
       if (!to_run.empty()) cases.emplace(options, spec, report, std::move(to_run));
     }
-    // The speed estimate needs the kernels' registers and stack frames: nvcc reports them, meanwhile,
-    // unless the build or a case fails first (then nvcc is stopped: no estimate is shown).
-    std::stop_source resources_wanted;
-    std::future<perf::KernelResources> resources;
-    if (apis.ok && !to_estimate.empty()) {
-      resources = std::async(std::launch::async, [&, stop = resources_wanted.get_token()] {
-        work_behind_the_compiler();  // nvcc, started from this thread, yields to the build and the cases
-        return kernel_resources(config, spec, source, stop);
-      });
-    }
     // On a GPU the simulator checks the small cases for barrier divergence and races, meanwhile.
     std::optional<std::future<SimCrossCheck>> cross_check;
     if (apis.ok && choice.backend == Backend::gpu) {
@@ -424,6 +414,17 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     if (apis.ok) build.info.log = apis.log + build.info.log;
     puzzle.build = build.info;
     if (observer.built) observer.built(puzzle);
+    // The speed estimate needs the kernels' registers and stack frames: the build's nvcc front end
+    // reported them; else nvcc compiles the file for them beside the cases, unless a case fails first
+    // (then it is stopped: no estimate is shown).
+    std::stop_source resources_wanted;
+    std::future<perf::KernelResources> resources;
+    if (build.info.ok && !to_estimate.empty()) {
+      resources = std::async(std::launch::async, [&, stop = resources_wanted.get_token()] {
+        work_behind_the_compiler();  // nvcc, started from this thread, yields to the cases
+        return kernel_resources(config, spec, source, stop);
+      });
+    }
     if (build.info.ok) {
       std::optional<EstimateBesideCases> estimate;
       if (!to_estimate.empty()) estimate.emplace(config, options, spec, source, build.child, to_estimate);
