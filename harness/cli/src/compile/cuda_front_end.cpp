@@ -15,22 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Device code only, for the GPU build's architecture (sm_90a on Hopper: wgmma needs it): the front end (cicc)
-// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. Both
-// at the GPU build's optimization, with ptxas's resource report (-v): the same compile gives the registers
-// and stack frames the speed estimate needs (kernel_resources.hpp), which a second compile cost puzzle 1's
-// edit-check 0.8 s of CPU (two cores, 2026-11-29); an unoptimized front end alone took about half the time.
-std::vector<std::string> nvcc_command(const BuildConfig& config, const CudaFrontEnd& front_end,
-                                      const fs::path& file, const fs::path& scratch_dir) {
-  std::vector<std::string> argv{front_end.compiler.string(), "-std=c++20"};
-  for (const std::string& flag : gpu_target_flags(target_architecture(config)))
-    argv.push_back(flag);  // the GPU build's
-  for (const char* flag : {"-cubin", "-Xptxas", "-v", "-o"}) argv.push_back(flag);
-  argv.push_back((scratch_dir / "front_end.cubin").string());
-  argv.push_back(file.string());
-  return argv;
-}
-
 // clang's CUDA mode, device side, syntax only (no PTX is made, so inline asm is not checked). Its own
 // device headers and CUDA wrappers are left out (-nogpuinc, -nobuiltininc): they need CUDA's headers, and
 // its wrapper of <algorithm> makes std::min and std::max device functions, which nvcc's are not. Its
@@ -193,10 +177,27 @@ std::string cuda_front_end_identity(const BuildConfig& config, const CudaFrontEn
   return identity;
 }
 
+// Device code only, for the GPU build's architecture (sm_90a on Hopper: wgmma needs it): the front end (cicc)
+// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. Both
+// at the GPU build's optimization, with ptxas's resource report (-v): the same compile gives the registers
+// and stack frames the speed estimate needs (kernel_resources.hpp), which a second compile cost puzzle 1's
+// edit-check 0.8 s of CPU (two cores, 2026-11-29); an unoptimized front end alone took about half the time.
+std::vector<std::string> nvcc_device_command(const BuildConfig& config, const fs::path& nvcc,
+                                             const fs::path& file, const fs::path& cubin) {
+  std::vector<std::string> argv{nvcc.string(), "-std=c++20"};
+  for (const std::string& flag : gpu_target_flags(target_architecture(config)))
+    argv.push_back(flag);  // the GPU build's
+  for (const char* flag : {"-cubin", "-Xptxas", "-v", "-o"}) argv.push_back(flag);
+  argv.push_back(cubin.string());
+  argv.push_back(file.string());
+  return argv;
+}
+
 std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const CudaFrontEnd& front_end,
                                                 const fs::path& file, const fs::path& scratch_dir) {
-  return front_end.name == "clang" ? clang_command(config, front_end, file)
-                                   : nvcc_command(config, front_end, file, scratch_dir);
+  return front_end.name == "clang"
+             ? clang_command(config, front_end, file)
+             : nvcc_device_command(config, front_end.compiler, file, scratch_dir / "front_end.cubin");
 }
 
 FrontEndVerdict judge_front_end_run(const CudaFrontEnd& front_end, CapturedRun run) {

@@ -32,6 +32,12 @@ std::string describe_cuda_front_end(const BuildConfig& config);
 // key of a simulator build).
 std::string cuda_front_end_identity(const BuildConfig& config, const CudaFrontEnd& front_end);
 
+// `nvcc` compiling `file`'s device code as the GPU build does, into `cubin`, with ptxas's report of each
+// kernel's registers and stack frame (-v): the nvcc front end's command, and the register report's alone.
+std::vector<std::string> nvcc_device_command(const BuildConfig& config, const std::filesystem::path& nvcc,
+                                             const std::filesystem::path& file,
+                                             const std::filesystem::path& cubin);
+
 // The command that checks `file` (device side only; what it writes goes to scratch_dir).
 std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const CudaFrontEnd& front_end,
                                                 const std::filesystem::path& file,

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <regex>
 
-#include "compile/build_commands.hpp"
 #include "compile/child_build.hpp"
+#include "compile/cuda_front_end.hpp"
 #include "support/demangle.hpp"
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
@@ -77,14 +77,9 @@ perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSp
     if (j.is_object()) return j.get<perf::KernelResources>();
   }
   TempDir work("puzzle-resources-");
-  // For the GPU build's target: sm_90a on Hopper, without which wgmma does not compile.
-  std::vector<std::string> argv{nvcc.string(), "-ccbin", config.cxx.string(), "-std=c++20", "-O3"};
-  for (const std::string& flag : gpu_target_flags(target_architecture(config))) argv.push_back(flag);
-  for (const std::string& arg :
-       {std::string("-cubin"), std::string("-Xptxas"), std::string("-v"), std::string("-o"),
-        (work.path() / "kernels.cubin").string(), source.file.string()})
-    argv.push_back(arg);
-  const CapturedRun run = run_captured(argv, std::nullopt, StderrMode::merged, stop);
+  const CapturedRun run =
+      run_captured(nvcc_device_command(config, nvcc, source.file, work.path() / "kernels.cubin"),
+                   std::nullopt, StderrMode::merged, stop);
   if (!run.status.ok()) return {};
   const perf::KernelResources counts = parse_ptxas_resources(run.output);
   keep(cache, counts);
