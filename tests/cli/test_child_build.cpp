@@ -7,6 +7,7 @@
 #include <string>
 
 #include "compile/child_build.hpp"
+#include "compile/cuda_front_end.hpp"
 #include "compile/link_errors.hpp"
 #include "model/build_config.hpp"
 #include "pipelines/puzzle_lookup.hpp"
@@ -298,6 +299,54 @@ TEST_CASE(
   CHECK_FALSE(library.info.ok);
   CHECK(library.info.cuda_rules.empty());
   CHECK(library.info.log.find("does not model this library") != std::string::npos);
+}
+
+TEST_CASE(
+    "beside the run, the child comes before CUDA's verdict; a file the front end rejected is judged again "
+    "when built again, one it accepted is not") {
+  BuildFixture f;
+  f.config.cuda_front_end_nvcc = build_config().cuda_front_end_nvcc;
+  f.config.cuda_front_end_clang = build_config().cuda_front_end_clang;
+  if (!cuda_front_end(f.config)) return;  // neither nvcc nor clang on this machine
+  const std::string launcher = "void " + function_name(f.spec.signature) +
+                               "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
+  const auto source = [&](const std::string& text) {
+    const auto file = f.dir.path() / "learner.cu";
+    write_atomically(file, text);
+    return load_source(f.spec, SourceKind::file, f.config.source_dir, file);
+  };
+
+  const PuzzleSource no_device = source(
+      "float half(float v) { return v / 2; }  // no __device__\n"
+      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
+      launcher);
+  const ChildBuild first = build_child(f.config, f.spec, no_device, Backend::sim, CudaRules::beside_the_run);
+  CHECK(first.info.ok);  // g++'s build: the child may run
+  REQUIRE(first.cuda_rules);
+  CHECK(std::filesystem::exists(first.child));
+  const BuildInfo verdict = settle_cuda_rules(f.config, f.spec, no_device, first);
+  CHECK_FALSE(verdict.ok);
+  CHECK(verdict.message.starts_with("your file does not compile for a GPU"));
+  const ChildBuild again = build_child(f.config, f.spec, no_device, Backend::sim);
+  CHECK(again.info.cached);  // g++'s child is reused, the front end's acceptance never was
+  CHECK_FALSE(again.info.ok);
+  CHECK(again.info.message == verdict.message);
+
+  const PuzzleSource with_device = source(
+      "__device__ float half(float v) { return v / 2; }\n"
+      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
+      launcher);
+  const ChildBuild accepted =
+      build_child(f.config, f.spec, with_device, Backend::sim, CudaRules::beside_the_run);
+  REQUIRE(accepted.cuda_rules);
+  INFO(accepted.info.log);
+  CHECK(settle_cuda_rules(f.config, f.spec, with_device, accepted).ok);
+  const ChildBuild reused =
+      build_child(f.config, f.spec, with_device, Backend::sim, CudaRules::beside_the_run);
+  CHECK(reused.info.cached);
+  CHECK(reused.info.ok);
+  CHECK_FALSE(reused.cuda_rules);  // its verdict was kept with it
+  CHECK(reused.info.cuda_rules == cuda_front_end(f.config)->name);
 }
 
 TEST_CASE("without a CUDA front end a simulator build says it was not checked against CUDA's rules") {

@@ -19,9 +19,6 @@ const ThreadState& reading_thread(const char* variable) {
 
 }  // namespace
 
-uint3 thread_index() noexcept {
-  return reading_thread("threadIdx").thread_idx;
-}
 uint3 block_index() noexcept {
   return reading_thread("blockIdx").block->block_idx;
 }

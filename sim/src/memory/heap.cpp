@@ -88,7 +88,7 @@ Allocation* DeviceHeap::allocate(size_t bytes, const char* file, int line) {
   allocation->file = file;
   allocation->line = line;
   allocation->launcher = launcher_;
-  allocation->race_shadow = make_global_shadow(bytes);
+  allocation->race_shadow = track_races_ ? make_global_shadow(bytes) : nullptr;
   table_.load(std::memory_order_relaxed)[count] = allocation;
   count_.store(count + 1, std::memory_order_release);
 
@@ -111,6 +111,11 @@ void DeviceHeap::release(Allocation& allocation, const char* file, int line) {
   // The pages go back to the system; the addresses stay reserved and attributed (use after free).
   madvise(reinterpret_cast<void*>(allocation.data.lo), allocation.data.size(), MADV_DONTNEED);
   free_global_shadow(std::exchange(allocation.race_shadow, nullptr), allocation.data.size());
+}
+
+void DeviceHeap::set_race_tracking(bool on) {
+  std::lock_guard lock(mutex_);
+  track_races_ = on;
 }
 
 size_t DeviceHeap::live_bytes() const {

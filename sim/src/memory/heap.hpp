@@ -72,6 +72,10 @@ class DeviceHeap {
   uint64_t scratch_live_bytes() const;
   uint64_t scratch_peak_bytes() const;
 
+  // Whether new allocations get a race shadow (4 bytes of shadow a byte). A run that only counts, the
+  // speed estimate's, needs none: it samples a few blocks of grids whose shadows would span gigabytes.
+  void set_race_tracking(bool on);
+
  private:
   bool reserve_arena();  // with mutex_ held
 
@@ -84,6 +88,7 @@ class DeviceHeap {
   size_t live_bytes_ = 0;
   uint64_t launcher_ = 0, launchers_started_ = 0;
   uint64_t scratch_live_ = 0, scratch_peak_ = 0;
+  bool track_races_ = true;
 };
 
 extern constinit DeviceHeap device_heap;

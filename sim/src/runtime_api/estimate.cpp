@@ -10,6 +10,7 @@
 #include "diagnostics/symbolize.hpp"
 #include "memory/global_footprint.hpp"
 #include "memory/global_requests.hpp"
+#include "memory/heap.hpp"
 
 namespace sim::estimate {
 namespace {
@@ -36,6 +37,7 @@ std::vector<harness::LaunchWork> finished_launches;
 void set_on(bool on) {
   work::set_counting(on);
   work::set_block_budget(on ? kBlockGlobal : 0, on ? kBlockShared : 0);
+  memory::device_heap.set_race_tracking(!on);  // the cases' run looks for races; this one only counts
 }
 
 bool on() {

@@ -164,32 +164,33 @@ bool link_learner_code(const BuildConfig& config, const PuzzleSpec& puzzle, Back
   return true;
 }
 
-bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
-                    const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info);
+// CUDA's front end starts compiling the file now, beside g++; what it rejects, a GPU build rejects,
+// whatever g++ says (take_cuda_verdict).
+std::optional<FrontEndCheck> start_cuda_rules(const BuildConfig& config, const PuzzleSource& source,
+                                              BuildInfo& info) {
+  const auto front_end = cuda_front_end(config);
+  if (!front_end) return std::nullopt;
+  info.cuda_rules = front_end->name;
+  std::optional<FrontEndCheck> check(std::in_place, config, *front_end, source);
+  info.commands.push_back(check->command());
+  return check;
+}
 
-bool build_for_sim(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
-                   const std::vector<fs::path>& libraries, const fs::path& dir, BuildInfo& info) {
-  // CUDA's front end compiles the file meanwhile; what it rejects, a GPU build rejects, whatever g++ says.
-  std::optional<FrontEndCheck> cuda_rules;
-  if (const auto front_end = cuda_front_end(config)) {
-    cuda_rules.emplace(config, *front_end, source, dir);
-    info.cuda_rules = front_end->name;
-    info.commands.push_back(cuda_rules->command());
+// Waits for the front end: false, with its errors as the build's, if it rejects the file. The kernels'
+// registers it reported are kept for the speed estimate.
+bool take_cuda_verdict(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                       FrontEndCheck& check, BuildInfo& info) {
+  FrontEndVerdict verdict = check.finish();
+  if (!verdict.checked) info.cuda_rules.clear();
+  if (verdict.errors) {
+    info.ok = false;
+    info.log = std::move(*verdict.errors);
+    info.message = "your file does not compile for a GPU (" + info.cuda_rules + " rejects it: CUDA's rules)";
+    return false;
   }
-  const bool built = build_with_gxx(config, puzzle, source, libraries, dir, info);
-  if (cuda_rules) {
-    FrontEndVerdict verdict = cuda_rules->finish();
-    if (!verdict.checked) info.cuda_rules.clear();
-    if (verdict.errors) {
-      info.log = std::move(*verdict.errors);
-      info.message =
-          "your file does not compile for a GPU (" + info.cuda_rules + " rejects it: CUDA's rules)";
-      return false;
-    }
-    if (!verdict.resource_report.empty())
-      store_kernel_resources(config, puzzle, source, verdict.resource_report);
-  }
-  return built;
+  if (!verdict.resource_report.empty())
+    store_kernel_resources(config, puzzle, source, verdict.resource_report);
+  return true;
 }
 
 bool build_with_gxx(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
@@ -276,8 +277,22 @@ std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const
   return cache_key(config, source, backend, libraries);
 }
 
+// A simulator child handed over before CUDA's front end judged its file: the child's folder gets the
+// verdict's file (kVerdictFile) once the front end accepts the file; a cached child without it is judged
+// again.
+struct PendingCudaRules {
+  FrontEndCheck check;
+  fs::path dir;
+};
+
+namespace {
+
+constexpr const char* kVerdictFile = "cuda_rules";  // the front end's name, "" if none checked
+
+}  // namespace
+
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
-                       Backend backend) {
+                       Backend backend, CudaRules when) {
   const auto started = std::chrono::steady_clock::now();
   const auto seconds_since_start = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -302,34 +317,61 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
   keyed.push_back(glue_library(config, puzzle.id));
   const fs::path dir = puzzle_dir / cache_key(config, source, backend, keyed);
   build.child = dir / "child";
+  std::optional<FrontEndCheck> cuda_rules;
   if (fs::exists(build.child)) {
     fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last
+    const auto verdict = read_text(dir / kVerdictFile);
     build.info = {.ok = true,
                   .cached = true,
                   .seconds = seconds_since_start(),
                   .log = read_text(dir / "build.log").value_or(""),
-                  .cuda_rules = read_text(dir / "cuda_rules").value_or("")};
-    return build;
+                  .cuda_rules = verdict.value_or("")};
+    // Built, but not yet (or never) accepted by CUDA's front end: it judges the file again.
+    if (!verdict) cuda_rules = start_cuda_rules(config, source, build.info);
+  } else {
+    // Built aside and renamed into place, so that a half-made child is never reused.
+    const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
+    fs::remove_all(scratch);
+    fs::create_directories(scratch);
+    bool ok = false;
+    if (backend == Backend::gpu) {
+      ok = build_for_gpu(config, puzzle, source, libraries, scratch, build.info);
+    } else {
+      cuda_rules = start_cuda_rules(config, source, build.info);
+      ok = build_with_gxx(config, puzzle, source, libraries, scratch, build.info);
+      // g++'s errors or not, the front end's are the ones a GPU build would show.
+      if (!ok && cuda_rules) take_cuda_verdict(config, puzzle, source, *cuda_rules, build.info);
+    }
+    build.info.ok = ok;
+    build.info.seconds = seconds_since_start();
+    std::error_code ec;
+    if (ok) {
+      write_atomically(scratch / "build.log", build.info.log);
+      if (!cuda_rules) write_atomically(scratch / kVerdictFile, build.info.cuda_rules);
+      fs::rename(scratch, dir, ec);  // fails only if a parallel check finished the same build first
+    }
+    fs::remove_all(scratch, ec);
+    if (!ok) return build;
+    prune_old_builds(puzzle_dir);
   }
-
-  // Built aside and renamed into place, so that a half-made child is never reused.
-  const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
-  fs::remove_all(scratch);
-  fs::create_directories(scratch);
-  const bool ok = backend == Backend::gpu
-                      ? build_for_gpu(config, puzzle, source, libraries, scratch, build.info)
-                      : build_for_sim(config, puzzle, source, libraries, scratch, build.info);
-  build.info.ok = ok;
-  build.info.seconds = seconds_since_start();
-  std::error_code ec;
-  if (ok) {
-    write_atomically(scratch / "build.log", build.info.log);
-    write_atomically(scratch / "cuda_rules", build.info.cuda_rules);
-    fs::rename(scratch, dir, ec);  // fails only if a parallel check finished the same build first
+  if (cuda_rules) build.cuda_rules = std::make_shared<PendingCudaRules>(std::move(*cuda_rules), dir);
+  if (when == CudaRules::before_the_run && build.cuda_rules) {
+    build.info = settle_cuda_rules(config, puzzle, source, build);
+    build.cuda_rules.reset();
+    build.info.seconds = seconds_since_start();
   }
-  fs::remove_all(scratch, ec);
-  if (ok) prune_old_builds(puzzle_dir);
   return build;
+}
+
+BuildInfo settle_cuda_rules(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
+                            const ChildBuild& build) {
+  BuildInfo info = build.info;
+  if (!build.cuda_rules) return info;
+  const auto started = std::chrono::steady_clock::now();
+  if (take_cuda_verdict(config, puzzle, source, build.cuda_rules->check, info))
+    write_atomically(build.cuda_rules->dir / kVerdictFile, info.cuda_rules);
+  info.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return info;
 }
 
 // A learner's edits would otherwise pile up. Builds used in the last few minutes stay: a parallel check

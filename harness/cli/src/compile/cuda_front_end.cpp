@@ -207,9 +207,10 @@ FrontEndVerdict judge_front_end_run(const CudaFrontEnd& front_end, CapturedRun r
 }
 
 FrontEndCheck::FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end,
-                             const PuzzleSource& source, const fs::path& scratch_dir)
+                             const PuzzleSource& source)
     : front_end_(front_end),
-      argv_(cuda_front_end_command(config, front_end, source.file, scratch_dir)),
+      output_(std::make_unique<TempDir>("puzzle-front-end-")),
+      argv_(cuda_front_end_command(config, front_end, source.file, output_->path())),
       run_(std::async(std::launch::async, [argv = argv_] { return run_captured(argv); })) {}
 
 FrontEndVerdict FrontEndCheck::finish() {

@@ -6,12 +6,14 @@
 // build's errors. Without either a build says it was not checked against CUDA's rules.
 #pragma once
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "model/build_config.hpp"
 #include "model/puzzle_source.hpp"
 #include "support/subprocess.hpp"
+#include "support/temp_dir.hpp"
 
 namespace puzzle::cli {
 
@@ -49,17 +51,18 @@ struct FrontEndVerdict {
   std::string resource_report;        // nvcc's, when it compiled it: ptxas's registers and stack frames
 };
 
-// The front end compiling `source` on a thread of its own, from construction until `finish`.
+// The front end compiling `source` on a thread of its own, from construction until `finish`, its output in a
+// folder of its own (the build's may be renamed meanwhile).
 class FrontEndCheck {
  public:
-  FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end, const PuzzleSource& source,
-                const std::filesystem::path& scratch_dir);
+  FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end, const PuzzleSource& source);
   // Waits for it.
   FrontEndVerdict finish();
   std::string command() const;
 
  private:
   CudaFrontEnd front_end_;
+  std::unique_ptr<TempDir> output_;  // outlives run_ (declared first)
   std::vector<std::string> argv_;
   std::future<CapturedRun> run_;
 };

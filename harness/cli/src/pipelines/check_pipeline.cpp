@@ -270,9 +270,21 @@ struct CaseWork {
 };
 
 // `cross_check`: the simulator's run of the small cases (a GPU check only), waited for here.
+// "running 15 cases (...)": what the console shows as the cases start.
+std::string running_line(const CheckOptions& options, Backend backend, const CaseWork& cases) {
+  const size_t count = cases.to_run.size();
+  const std::string limit =
+      backend == Backend::sim && !options.timeout_s
+          ? "a hang is stopped after a few seconds of CPU time"
+          : "timeout " + format_seconds(case_timeout(options, backend).count() / 1000.0) + " per case";
+  return "running " + std::to_string(count) + " case" + (count == 1 ? "" : "s") + " (" + limit +
+         (options.verbose ? ", work dir " + cases.work.path().string() : "") + ")";
+}
+
+// `stop`: the file turned out not to compile for a GPU; the runs stop.
 void run_cases(const CheckOptions& options, const CheckReport& report, const std::filesystem::path& child,
-               PuzzleReport& puzzle, const CheckObserver& observer,
-               std::optional<std::future<SimCrossCheck>>& cross_check, CaseWork& cases) {
+               PuzzleReport& puzzle, std::optional<std::future<SimCrossCheck>>& cross_check, CaseWork& cases,
+               std::stop_token stop) {
   const PuzzleSpec& spec = *puzzle.spec;
   const Backend backend = *report.backend;
   const std::vector<int>& to_run = cases.to_run;
@@ -281,13 +293,6 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
   const milliseconds timeout = case_timeout(options, backend);
   const auto cpu_budgets = backend == Backend::sim && !options.timeout_s ? sim_cpu_budgets(spec, to_run)
                                                                          : std::map<int, milliseconds>{};
-  if (observer.running) {
-    const std::string limit = cpu_budgets.empty()
-                                  ? "timeout " + format_seconds(timeout.count() / 1000.0) + " per case"
-                                  : "a hang is stopped after a few seconds of CPU time";
-    observer.running("running " + std::to_string(to_run.size()) + " case" + (to_run.size() == 1 ? "" : "s") +
-                     " (" + limit + (options.verbose ? ", work dir " + work.path().string() : "") + ")");
-  }
   ChildRuns runs =
       run_child({.child = child,
                  .work_dir = work.path(),
@@ -301,6 +306,7 @@ void run_cases(const CheckOptions& options, const CheckReport& report, const std
                  .case_timeout = timeout,
                  .case_cpu_budgets = cpu_budgets,
                  .deadline = options.deadline,
+                 .stop = stop,
                  .case_done = [&judge](int index, const CaseRun& run) { judge.case_done(index, run); }});
   if (cross_check) {
     const auto waited_from = std::chrono::steady_clock::now();
@@ -410,10 +416,28 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     ChildBuild build = !apis.ok ? ChildBuild{.info = apis}
                        : early_gpu_build.valid() && choice.backend == Backend::gpu
                            ? early_gpu_build.get()
-                           : build_child(config, spec, source, choice.backend);
+                           : build_child(config, spec, source, choice.backend, CudaRules::beside_the_run);
     if (apis.ok) build.info.log = apis.log + build.info.log;
     puzzle.build = build.info;
-    if (observer.built) observer.built(puzzle);
+    // A simulator child runs before CUDA's front end has judged the file (nvcc takes longer than g++):
+    // the build line waits for the verdict, and a file it rejects stops the cases, whose results then
+    // mean nothing.
+    std::stop_source rejected;
+    const std::shared_future<BuildInfo> verdict = std::async(std::launch::async, [&] {
+      BuildInfo info = settle_cuda_rules(config, spec, source, build);
+      if (!info.ok && build.info.ok) {  // CUDA's front end rejects what g++ built
+        info.log = apis.log + info.log;
+        rejected.request_stop();
+      }
+      if (observer.built) {  // not `puzzle`, whose cases the run fills meanwhile
+        observer.built(
+            PuzzleReport{.spec = &spec, .file = source.file, .source = source.kind, .build = info});
+      }
+      if (info.ok && cases && observer.running)
+        observer.running(running_line(options, choice.backend, *cases));
+      return info;
+    });
+    if (!build.info.ok) verdict.wait();  // no child: the build line first
     // The speed estimate needs the kernels' registers and stack frames: the build's nvcc front end
     // reported them; else nvcc compiles the file for them beside the cases, unless a case fails first
     // (then it is stopped: no estimate is shown).
@@ -421,6 +445,8 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     std::future<perf::KernelResources> resources;
     if (build.info.ok && !to_estimate.empty()) {
       resources = std::async(std::launch::async, [&, stop = resources_wanted.get_token()] {
+        // A front end's report of them is stored with its verdict; a rejected file has no estimate.
+        if (!verdict.get().ok) return perf::KernelResources{};
         work_behind_the_compiler();  // nvcc, started from this thread, yields to the cases
         return kernel_resources(config, spec, source, stop);
       });
@@ -428,13 +454,22 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
     if (build.info.ok) {
       std::optional<EstimateBesideCases> estimate;
       if (!to_estimate.empty()) estimate.emplace(config, options, spec, source, build.child, to_estimate);
-      if (cases) {
-        run_cases(options, report, build.child, puzzle, observer, cross_check, *cases);
-      } else {  // only timed cases asked for, on the simulator: estimated, not judged
-        for (int index : to_estimate) puzzle.cases.push_back(skipped_case(spec, index, "needs a GPU", true));
+      if (cases) run_cases(options, report, build.child, puzzle, cross_check, *cases, rejected.get_token());
+      puzzle.build = verdict.get();
+      if (!puzzle.build.ok) {
+        puzzle.cases.clear();
+        puzzle.program_stdout.clear();
+        puzzle.program_stderr.clear();
+      } else {
+        if (!cases) {  // only timed cases asked for, on the simulator: estimated, not judged
+          for (int index : to_estimate)
+            puzzle.cases.push_back(skipped_case(spec, index, "needs a GPU", true));
+        }
+        add_performance(config, options, report, puzzle);
+        if (estimate) add_estimates(config, options, source, resources, *estimate, puzzle);
       }
-      add_performance(config, options, report, puzzle);
-      if (estimate) add_estimates(config, options, source, resources, *estimate, puzzle);
+    } else {
+      puzzle.build = verdict.get();
     }
     resources_wanted.request_stop();  // used by now, if at all
     finish(puzzle);
