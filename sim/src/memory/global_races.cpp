@@ -2,6 +2,10 @@
 
 #include <sys/mman.h>
 
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
 #include "diagnostics/describe.hpp"
 #include "diagnostics/store.hpp"
 #include "memory/describe.hpp"
@@ -26,15 +30,76 @@ std::string thread_words(unsigned linear, const dim3& dim) {
 
 }  // namespace
 
+namespace {
+
+// Freed shadows, kept for the allocations that follow (a check allocates and frees every case's buffers):
+// their pages are already faulted in and cleared, which on a virtual machine costs more than simulating
+// much of a case, and the words they hold are of launches that ended, which in_launch() ignores.
+class ShadowPool {
+ public:
+  GlobalShadowWord* take(size_t bytes) {
+    std::lock_guard lock(mutex_);
+    auto best = free_.end();
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if (it->bytes >= bytes && (best == free_.end() || it->bytes < best->bytes)) best = it;
+    }
+    if (best == free_.end()) return nullptr;
+    Region region = *best;
+    free_.erase(best);
+    kept_ -= region.bytes;
+    in_use_[region.shadow] = region.bytes;
+    return region.shadow;
+  }
+  void note_new(GlobalShadowWord* shadow, size_t bytes) {
+    std::lock_guard lock(mutex_);
+    in_use_[shadow] = bytes;
+  }
+  // Keeps the region for reuse, or unmaps it beyond kMostKept bytes kept.
+  void give_back(GlobalShadowWord* shadow) {
+    std::lock_guard lock(mutex_);
+    const auto used = in_use_.find(shadow);
+    const size_t bytes = used->second;
+    in_use_.erase(used);
+    if (kept_ + bytes > kMostKept) {
+      munmap(shadow, bytes);
+      return;
+    }
+    free_.push_back({shadow, bytes});
+    kept_ += bytes;
+  }
+
+ private:
+  static constexpr size_t kMostKept = size_t{1} << 30;
+  struct Region {
+    GlobalShadowWord* shadow;
+    size_t bytes;
+  };
+  std::mutex mutex_;
+  std::vector<Region> free_;
+  std::unordered_map<GlobalShadowWord*, size_t> in_use_;
+  size_t kept_ = 0;
+};
+
+ShadowPool& shadow_pool() {
+  static ShadowPool* pool = new ShadowPool;  // never destroyed: kernels of a crashing child may still run
+  return *pool;
+}
+
+}  // namespace
+
 GlobalShadowWord* make_global_shadow(size_t bytes) {
-  void* shadow = reserve_address_space(shadow_bytes(bytes));
+  const size_t needed = shadow_bytes(bytes);
+  if (GlobalShadowWord* kept = shadow_pool().take(needed)) return kept;
+  void* shadow = reserve_address_space(needed);
+  if (!shadow) return nullptr;
   // Large buffers: a fault per 2 MiB instead of per 4 KiB when their shadow is first touched.
-  if (shadow && shadow_bytes(bytes) >= (size_t{2} << 20)) madvise(shadow, shadow_bytes(bytes), MADV_HUGEPAGE);
+  if (needed >= (size_t{2} << 20)) madvise(shadow, needed, MADV_HUGEPAGE);
+  shadow_pool().note_new(static_cast<GlobalShadowWord*>(shadow), needed);
   return static_cast<GlobalShadowWord*>(shadow);
 }
 
-void free_global_shadow(GlobalShadowWord* shadow, size_t bytes) {
-  if (shadow) munmap(shadow, shadow_bytes(bytes));
+void free_global_shadow(GlobalShadowWord* shadow) {
+  if (shadow) shadow_pool().give_back(shadow);
 }
 
 void resolve_global_conflict(const Allocation& allocation, const GlobalShadowWord& earlier_word,

@@ -56,9 +56,10 @@ struct GlobalShadowWord {
   uint64_t origin;  // where it was made: a PC, or a file pointer | line << 48 (runtime calls: atomics)
 };
 
-// Shadow for an allocation of `bytes`: reserved address space, which costs nothing until touched.
+// Shadow for an allocation of `bytes`: a freed allocation's, kept for reuse (its words are of launches
+// that ended), or else reserved address space, which costs nothing until touched.
 GlobalShadowWord* make_global_shadow(size_t bytes);
-void free_global_shadow(GlobalShadowWord* shadow, size_t bytes);
+void free_global_shadow(GlobalShadowWord* shadow);
 
 // Decides whether two accesses of different blocks, or of different warps of one block in one barrier
 // interval, race, and reports it if they do.

@@ -110,7 +110,7 @@ void DeviceHeap::release(Allocation& allocation, const char* file, int line) {
   if (allocation.launcher != 0 && allocation.launcher == launcher_) scratch_live_ -= allocation.data.size();
   // The pages go back to the system; the addresses stay reserved and attributed (use after free).
   madvise(reinterpret_cast<void*>(allocation.data.lo), allocation.data.size(), MADV_DONTNEED);
-  free_global_shadow(std::exchange(allocation.race_shadow, nullptr), allocation.data.size());
+  free_global_shadow(std::exchange(allocation.race_shadow, nullptr));
 }
 
 void DeviceHeap::set_race_tracking(bool on) {
