@@ -1,11 +1,12 @@
 #include "core/context.hpp"
 
+constinit thread_local uint3 sim_running_thread_idx [[gnu::tls_model("initial-exec")]]{};
+
 namespace sim {
 
 namespace detail {
 constinit thread_local ThreadState* current_state [[gnu::tls_model("initial-exec")]] = nullptr;
 constinit thread_local WatchedRange current_watched [[gnu::tls_model("initial-exec")]];
-constinit thread_local uint3 running_thread_idx [[gnu::tls_model("initial-exec")]]{};
 }  // namespace detail
 
 void stop_running_block() {

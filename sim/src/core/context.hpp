@@ -104,7 +104,7 @@ inline ThreadState* current_thread() noexcept {
 }
 inline void set_current_thread(ThreadState* t) noexcept {
   detail::current_state = t;
-  detail::running_thread_idx = t ? t->thread_idx : uint3{};
+  sim_running_thread_idx = t ? t->thread_idx : uint3{};
   detail::current_watched = t ? t->watched : WatchedRange{};
 }
 inline void set_watched_range(ThreadState& t, WatchedRange range) noexcept {
