@@ -14,13 +14,18 @@ namespace sim {
 // thread, so the value it reads never changes), else a local call.
 #if defined(__x86_64__) && defined(__linux__)
 inline uint3 thread_index() noexcept {
+  // x and y as one 8-byte value: the kernel's copies of the result (kept in memory: -fno-tree-sra) then
+  // load what one store wrote, which the processor forwards; two 4-byte stores read back as 8 bytes wait
+  // for the stores to reach the cache (a third of a small kernel's time, on stack lines it had evicted).
+  unsigned long xy, offset;
+  unsigned z;
+  asm("movq sim_running_thread_idx@gottpoff(%%rip), %2\n\t"
+      "movq %%fs:(%2), %0\n\t"
+      "movl %%fs:8(%2), %1"
+      : "=r"(xy), "=r"(z), "=&r"(offset));
   uint3 index;
-  unsigned long offset;
-  asm("movq sim_running_thread_idx@gottpoff(%%rip), %3\n\t"
-      "movl %%fs:(%3), %0\n\t"
-      "movl %%fs:4(%3), %1\n\t"
-      "movl %%fs:8(%3), %2"
-      : "=r"(index.x), "=r"(index.y), "=r"(index.z), "=&r"(offset));
+  __builtin_memcpy(&index, &xy, sizeof xy);
+  index.z = z;
   return index;
 }
 #else

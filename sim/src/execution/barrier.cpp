@@ -54,6 +54,15 @@ bool BlockRunner::report_barrier_divergence() {
     std::source_location site;
     std::vector<unsigned> threads;
   };
+  // Mostly every waiting thread is at one call: said without building the groups.
+  const SimThread* first = nullptr;
+  bool one_site = true;
+  for (unsigned i = 0; i < count_ && one_site; ++i) {
+    if (threads_[i].wait != Wait::barrier) continue;
+    if (!first) first = &threads_[i];
+    one_site = same_site(first->site, threads_[i].site);
+  }
+  if (one_site) return false;
   std::vector<SiteGroup> groups;
   for (unsigned i = 0; i < count_; ++i) {
     if (threads_[i].wait != Wait::barrier) continue;

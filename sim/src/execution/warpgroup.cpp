@@ -22,18 +22,21 @@ void BlockRunner::warpgroup_collective(SimThread& self, const CollectiveCall& ca
 }
 
 void BlockRunner::settle_warpgroup(unsigned group) {
-  bool all_here = true, any_here = false, none_can_run = true;
+  // Every thread's exit asks: mostly no warp of the group is at a warp-group call.
+  bool any_here = false;
+  for (unsigned w = group * 4; w < group * 4 + 4 && w * 32 < count_; ++w)
+    any_here |= warpgroup_lanes_[w] != 0;
+  if (!any_here) return;
+  bool all_here = true, none_can_run = true;
   std::vector<unsigned> missing;  // threads that exited or that the block does not have
   for (unsigned w = group * 4; w < group * 4 + 4; ++w) {
     const bool exists = w * 32 < count_;
     const uint32_t here = exists ? warpgroup_lanes_[w] : 0;
-    any_here = any_here || here != 0;
     all_here = all_here && here == ~0u;
     if (exists && warps_[w].running != 0) none_can_run = false;
     const uint32_t gone = exists ? warps_[w].exited & ~here : ~0u;
     for (uint32_t g = gone; g != 0; g &= g - 1) missing.push_back(w * 32 + std::countr_zero(g));
   }
-  if (!any_here) return;
   SimThread* threads = &threads_[group * 128];
   if (all_here) {
     if (report_warpgroup_conflict(group)) {
