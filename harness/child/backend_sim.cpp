@@ -61,6 +61,7 @@ void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<
       sim::harness::mark_guard(b.end(), b.guard_bytes(), b.name().c_str());
     }
   }
+  for (const GuardedBuffer& b : inputs) sim::harness::mark_input(b.base());
   for (const GuardedBuffer& b : outputs) sim::harness::mark_output(b.base());
 }
 

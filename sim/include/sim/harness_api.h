@@ -104,6 +104,9 @@ void mark_guard(const void* device_ptr, size_t bytes, const char* label);  // ke
 // The outputs the launcher gets: copies of host data into one are refused (host_data_in_output), so that
 // outputs come from kernels.
 void mark_output(const void* device_ptr);
+// A case's inputs, which kernels must leave as they are (the runner compares them after the launcher):
+// their reads are not tracked for races, a write to them being a failure already.
+void mark_input(const void* device_ptr);
 // The runner's own copies (inputs up, outputs back), which the rules above do not apply to.
 void runner_copy(void* dst, const void* src, size_t bytes);
 // Right after the launcher returns: work it queued on a stream of its own and never waited for is a

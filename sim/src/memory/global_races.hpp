@@ -86,7 +86,7 @@ inline void track_global_access(const Allocation& allocation, uintptr_t address,
                                 bool strong, const Where& where) {
   GlobalShadowWord* shadow = allocation.race_shadow;
   const ThreadState* self = current_thread();
-  if (!shadow || !self) return;
+  if (!shadow || !self || (allocation.harness_input && kind == Access::read)) return;
   const uint64_t epoch = self->block->epoch, first_epoch = launch_epoch_floor.load(std::memory_order_relaxed);
   const GlobalKind how = global_kind(kind, strong);
   const uintptr_t offset = address - allocation.data.lo;

@@ -43,6 +43,9 @@ struct Allocation {
   std::atomic<bool> freed{false};
   std::atomic<uint64_t> bytes_read{0}, bytes_written{0};  // by kernels
   GlobalShadowWord* race_shadow = nullptr;                // per word of `data`; null if none could be had
+  // A case's input (harness::mark_input): kernels only read it, a write failing the case as inputs
+  // modified, so its reads are not recorded for races (which leaves its shadow, 4 bytes a byte, untouched).
+  bool harness_input = false;
 };
 
 class DeviceHeap {

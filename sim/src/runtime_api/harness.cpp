@@ -68,6 +68,10 @@ void mark_output(const void* device_ptr) {
   allocation_holding(device_ptr, 0, "mark_output").role = memory::Allocation::Role::output;
 }
 
+void mark_input(const void* device_ptr) {
+  allocation_holding(device_ptr, 0, "mark_input").harness_input = true;
+}
+
 void runner_copy(void* dst, const void* src, size_t bytes) {
   std::memcpy(dst, src, bytes);  // device memory is host memory here
 }
