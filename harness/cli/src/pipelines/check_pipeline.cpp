@@ -269,7 +269,6 @@ struct CaseWork {
   }
 };
 
-// `cross_check`: the simulator's run of the small cases (a GPU check only), waited for here.
 // "running 15 cases (...)": what the console shows as the cases start.
 std::string running_line(const CheckOptions& options, Backend backend, const CaseWork& cases) {
   const size_t count = cases.to_run.size();
@@ -281,7 +280,8 @@ std::string running_line(const CheckOptions& options, Backend backend, const Cas
          (options.verbose ? ", work dir " + cases.work.path().string() : "") + ")";
 }
 
-// `stop`: the file turned out not to compile for a GPU; the runs stop.
+// `cross_check`: the simulator's run of the small cases (a GPU check only), waited for here. `stop`: the
+// file turned out not to compile for a GPU; the runs stop.
 void run_cases(const CheckOptions& options, const CheckReport& report, const std::filesystem::path& child,
                PuzzleReport& puzzle, std::optional<std::future<SimCrossCheck>>& cross_check, CaseWork& cases,
                std::stop_token stop) {
