@@ -1,6 +1,6 @@
-// Puzzle 6's tensor-core backward (3xTF32): version 4's kernel, used by 4_tensor_cores_3xtf32.cu up to
-// d = 64, and the steps that 5_d128_split_queries.cu's kernel shares with it. The walk-through is the
-// puzzle's docs page.
+// Puzzle 6's tensor-core backward (3xTF32): version 4's kernel, which versions 4 to 6 run up to d = 64, and
+// the steps that the d = 128 kernel of versions 5 and 6 (d128_split_queries.cuh) shares with it. The
+// walk-through is the puzzle's docs page.
 //
 // A block owns 64 keys of a head, 16 keys a warp: the rows of one m16n8k8 A fragment, so that the
 // products are taken transposed, keys first. Lane (g, t) = (lane / 4, lane % 4) holds keys g and g + 8 of
@@ -18,7 +18,7 @@
 // beside its 1500 mma); 88 KB at d = 64, 2 blocks an SM.
 // At d = 128 the same layout takes 153 KB and 255 registers a thread: one block of 4 warps an SM, too few
 // to hide the mma's latency; it ran at 57-59% of version 3's kernel's speed, so version 4 runs that one
-// there, and version 5 a kernel of 8 warps (5_d128_split_queries.cu).
+// there, and version 5 a kernel of 8 warps (5_d128_split_queries.cu, d128_split_queries.cuh).
 #pragma once
 #include "../common/async_rows.cuh"
 #include "../common/three_tf32.cuh"
@@ -33,25 +33,46 @@ constexpr float kLog2e = 1.4426950408889634f;
 template <int D>
 constexpr int kStride = D + 4;  // floats between the rows of a K, V, Q or dO tile
 
+// How a kernel reads the K, V, Q and dO fragments of S^T and dP^T (an A fragment of 16 rows, and the B
+// fragments of kBSlices 8-row slices, from rows `stride` floats apart) and how its products split their
+// operands into tf32 pairs (three_tf32.cuh): S^T's and dP^T's as kScoresSplit says, those of the three that
+// sum the gradients (dV, dK, dq) as kGradientSplit says. Versions 4 and 5: a float a load, every split
+// rounded. Version 6's: truncated_split_ldmatrix.cuh.
+struct ScalarLoadsRoundedSplit {
+  static constexpr Tf32Split kScoresSplit = Tf32Split::kRounded, kGradientSplit = Tf32Split::kRounded;
+  static constexpr int kBSlices = 1;
+  __device__ static void a_fragment(const float* tile, int stride, int g, int t, float (&a)[4]) {
+    a_from_rows(tile, stride, g, t, a);
+  }
+  __device__ static void b_fragments(const float* tile, int stride, int g, int t, float (&b)[kBSlices][2]) {
+    b_from_rows(tile, stride, g, t, b[0]);
+  }
+};
+
 // S^T = K Q^T and dP^T = V dO^T for a warp's 16 keys (`k` and `v` at their first row) against 8 kSlices
-// queries (`q` and `dout` at their first row).
-template <int D, int kSlices>
+// queries (`q` and `dout` at their first row), the operands read and split as Operands says.
+template <int D, class Operands, int kSlices>
 __device__ void scores_and_dp(const float* k, const float* v, const float* q, const float* dout, int g,
                               int lane_t, float (&s)[kSlices][4], float (&dp)[kSlices][4]) {
+  using APart = SplitFragment<4, Operands::kScoresSplit>;
+  using BPart = SplitFragment<2, Operands::kScoresSplit>;
+  constexpr int kLoad = Operands::kBSlices;
 #pragma unroll
   for (int x = 0; x < D; x += 8) {
     float a[4];
-    a_from_rows(k + x, kStride<D>, g, lane_t, a);
-    const SplitFragment<4> k_part(a);
-    a_from_rows(v + x, kStride<D>, g, lane_t, a);
-    const SplitFragment<4> v_part(a);
+    Operands::a_fragment(k + x, kStride<D>, g, lane_t, a);
+    const APart k_part(a);
+    Operands::a_fragment(v + x, kStride<D>, g, lane_t, a);
+    const APart v_part(a);
 #pragma unroll
-    for (int j = 0; j < kSlices; ++j) {
-      float b[2];  // B's column n is query 8j + n
-      b_from_rows(q + 8 * j * kStride<D> + x, kStride<D>, g, lane_t, b);
-      mma_3xtf32(s[j], k_part, SplitFragment<2>(b));
-      b_from_rows(dout + 8 * j * kStride<D> + x, kStride<D>, g, lane_t, b);
-      mma_3xtf32(dp[j], v_part, SplitFragment<2>(b));
+    for (int j = 0; j < kSlices; j += kLoad) {
+      float b[kLoad][2];  // b[u]: B's column n is query 8 (j + u) + n
+      Operands::b_fragments(q + 8 * j * kStride<D> + x, kStride<D>, g, lane_t, b);
+#pragma unroll
+      for (int u = 0; u < kLoad; ++u) mma_3xtf32(s[j + u], k_part, BPart(b[u]));
+      Operands::b_fragments(dout + 8 * j * kStride<D> + x, kStride<D>, g, lane_t, b);
+#pragma unroll
+      for (int u = 0; u < kLoad; ++u) mma_3xtf32(dp[j + u], v_part, BPart(b[u]));
     }
   }
 }
@@ -90,8 +111,8 @@ __device__ void store_ds_t(float* ds_t, int g, int lane_t, const float (&ds)[kSl
 }
 
 // dq += scale dS K for the tile's queries warp_query .. warp_query + 15 and kDims dims from dim0, over the
-// 64 keys.
-template <int D, int kDims>
+// 64 keys, the operands split as kSplit says.
+template <int D, int kDims, Tf32Split kSplit>
 __device__ void add_dq(const float (&ds_t)[kKeys][kDsStride], const float (&k)[kKeys][kStride<D>],
                        const BackwardArgs& args, float* dq_head, int q0, int warp_query, int dim0, int g,
                        int lane_t) {
@@ -100,12 +121,12 @@ __device__ void add_dq(const float (&ds_t)[kKeys][kDsStride], const float (&k)[k
   for (int j = 0; j < kKeys / 8; ++j) {
     float a[4];
     a_from_columns(&ds_t[8 * j][warp_query], kDsStride, g, lane_t, a);
-    const SplitFragment<4> ds_part(a);
+    const SplitFragment<4, kSplit> ds_part(a);
 #pragma unroll
     for (int n = 0; n < kDims / 8; ++n) {
       float b[2];
       b_from_columns(&k[8 * j][dim0 + 8 * n], kStride<D>, g, lane_t, b);
-      mma_3xtf32(acc[n], ds_part, SplitFragment<2>(b));
+      mma_3xtf32(acc[n], ds_part, SplitFragment<2, kSplit>(b));
     }
   }
 #pragma unroll
@@ -152,7 +173,7 @@ struct Tiles {
   float delta[kQueries];
 };
 
-template <int D>
+template <int D, class Operands>
 __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(BackwardArgs args) {
   extern __shared__ float4 shared_memory[];
   Tiles<D>& t = *reinterpret_cast<Tiles<D>*>(shared_memory);
@@ -179,13 +200,15 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(Ba
     __syncthreads();           // and every thread's
 
     float s[kSlices][4] = {}, dp[kSlices][4] = {};
-    scores_and_dp<D>(&t.k[warp_row][0], &t.v[warp_row][0], &t.q[0][0], &t.dout[0][0], g, lane_t, s, dp);
+    scores_and_dp<D, Operands>(&t.k[warp_row][0], &t.v[warp_row][0], &t.q[0][0], &t.dout[0][0], g, lane_t, s,
+                               dp);
     probabilities(args, t.lse, 1.0f, t.delta, q0, k0 + warp_row, g, lane_t, s, dp);
     store_ds_t(&t.ds_t[warp_row][0], g, lane_t, dp);
-    add_product_from_accumulators(s, &t.dout[0][0], kStride<D>, g, lane_t, dv);  // dV += P^T dO
-    add_product_from_accumulators(dp, &t.q[0][0], kStride<D>, g, lane_t, dk);    // dK += dS^T Q
+    constexpr Tf32Split kSplit = Operands::kGradientSplit;
+    add_product_from_accumulators<kSplit>(s, &t.dout[0][0], kStride<D>, g, lane_t, dv);  // dV += P^T dO
+    add_product_from_accumulators<kSplit>(dp, &t.q[0][0], kStride<D>, g, lane_t, dk);    // dK += dS^T Q
     __syncthreads();  // every warp's dS^T is stored
-    add_dq<D, D>(t.ds_t, t.k, args, args.dq + q_head * D, q0, warp_row, 0, g, lane_t);
+    add_dq<D, D, kSplit>(t.ds_t, t.k, args, args.dq + q_head * D, q0, warp_row, 0, g, lane_t);
   }
   __pipeline_wait_prior(0);  // a block whose keys no query sees copied K and V all the same
   const size_t first = (k_head + k0 + warp_row) * D;  // the warp's first key
@@ -193,15 +216,16 @@ __global__ void __launch_bounds__(kThreads, D <= 64 ? 2 : 1) flash_bwd_kernel(Ba
   store_fragments<D>(args.dv + first, D, args.n_k - (k0 + warp_row), g, lane_t, dv);
 }
 
-// Version 4's kernel at d = 16, 32 or 64.
-inline void launch_up_to_64(const BackwardArgs& args, int bh, int d) {
+// Version 4's kernel at d = 16, 32 or 64, its operands read and split as Operands says.
+template <class Operands = ScalarLoadsRoundedSplit>
+void launch_up_to_64(const BackwardArgs& args, int bh, int d) {
   switch (d) {
     case 16:
-      return launch_main<Tiles<16>, kThreads>(flash_bwd_kernel<16>, args, bh);
+      return launch_main<Tiles<16>, kThreads>(flash_bwd_kernel<16, Operands>, args, bh);
     case 32:
-      return launch_main<Tiles<32>, kThreads>(flash_bwd_kernel<32>, args, bh);
+      return launch_main<Tiles<32>, kThreads>(flash_bwd_kernel<32, Operands>, args, bh);
     case 64:
-      return launch_main<Tiles<64>, kThreads>(flash_bwd_kernel<64>, args, bh);
+      return launch_main<Tiles<64>, kThreads>(flash_bwd_kernel<64, Operands>, args, bh);
   }
 }
 
