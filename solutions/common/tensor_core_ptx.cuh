@@ -1,6 +1,6 @@
-// The PTX of the tensor-core puzzles' fast versions (puzzles 8-10), one copy: cp.async, ldmatrix, mma.sync
-// m16n8k16 in bf16 and bf16 packing. These are the wrappers the stubs hand out; the stubs and the clear
-// solutions keep their own copy so that each reads (and builds) alone.
+// The PTX of the tensor-core puzzles' fast versions (puzzles 8-10; puzzle 6's version 6 takes its ldmatrix),
+// one copy: cp.async, ldmatrix, mma.sync m16n8k16 in bf16 and bf16 packing. These are the wrappers the stubs
+// hand out; the stubs and the clear solutions keep their own copy so that each reads (and builds) alone.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>

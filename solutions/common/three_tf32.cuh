@@ -1,10 +1,11 @@
 // fp32 products on the tensor cores at fp32 accuracy (3xTF32): what puzzle 5's version 4 and puzzle 6's
-// version 4 share. tf32 keeps 10 of a float's 23
+// versions 4 to 6 share. tf32 keeps 10 of a float's 23
 // significand bits, too few for these puzzles' tolerances, so each operand x is split into big = x
 // rounded to tf32 and small = x - big (its next bits), and a * b is summed as big_a * big_b +
 // big_a * small_b + small_a * big_b: three mma.sync for each product, with an error near fp32's
 // (small_a * small_b, left out, is at most 2^-22 of a * b). torch's fp32 scaled_dot_product_attention does
-// the same on sm_80 and later (CUTLASS's OpMultiplyAddFastF32 in its memory-efficient kernels). Puzzle 7
+// the same on sm_80 and later (CUTLASS's OpMultiplyAddFastF32 in its memory-efficient kernels). Puzzle 6's
+// version 6 cuts big instead of rounding it (split_truncated): one instruction fewer a value. Puzzle 7
 // teaches mma.sync and its fragments.
 #pragma once
 #include <cuda_runtime.h>
@@ -23,24 +24,49 @@ __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], 
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// A fragment of kCount floats (A's 4 or B's 2) as two tf32 fragments: big, each value rounded to tf32
-// (half an ulp added, then the low 13 bits cut, as CUTLASS rounds), and small, what is left (exact in a
-// float; the tensor core reads its top bits).
-template <int kCount>
+// x as big + small: big, x rounded to tf32 (half an ulp added, then the low 13 bits cut, as CUTLASS rounds:
+// three instructions), and small, what is left (exact in a float, |small| <= 2^-11 |x|; the tensor core
+// reads its top bits, so the pair holds x to about 2^-22 of it).
+__device__ __forceinline__ void split_rounded(float x, uint32_t& big, uint32_t& small) {
+  big = (__float_as_uint(x) + 0x1000u) & 0xFFFFE000u;
+  small = __float_as_uint(x - __uint_as_float(big));
+}
+// The same with big = x's low 13 bits cut (toward zero): two instructions. small then carries what big
+// dropped, up to 13 bits (0 <= small / x < 2^-10), exactly; the tensor core reads its top 11 significant
+// bits, so the pair still holds x to about 2^-21 of it (the rounded split: 2^-22), and a * b from three mma
+// is off by at most about 2^-19 of it. What changes is the sign: small is never of the other sign than x, so
+// what the pair and the left-out small_a * small_b miss always shrinks the product, by 2^-22 of it on
+// average (measured over normal random a and b; the rounded split's errors average out to nothing). A sum
+// of products comes out too small by that fraction, 2.7e-7: harmless where the sum is the result (the
+// checks allow 1e-4 of it), not where exp() of it is taken or it is nearly cancelled. Puzzle 6's version 6
+// uses it for the products that sum its gradients.
+__device__ __forceinline__ void split_truncated(float x, uint32_t& big, uint32_t& small) {
+  big = __float_as_uint(x) & 0xFFFFE000u;
+  small = __float_as_uint(x - __uint_as_float(big));
+}
+enum class Tf32Split { kRounded, kTruncated };  // which of the two a SplitFragment uses
+
+// A fragment of kCount floats (A's 4 or B's 2) as two tf32 fragments, big and small, each value split as
+// kSplit says.
+template <int kCount, Tf32Split kSplit = Tf32Split::kRounded>
 struct SplitFragment {
   uint32_t big[kCount], small[kCount];
   __device__ __forceinline__ explicit SplitFragment(const float (&x)[kCount]) {
 #pragma unroll
     for (int i = 0; i < kCount; ++i) {
-      big[i] = (__float_as_uint(x[i]) + 0x1000u) & 0xFFFFE000u;
-      small[i] = __float_as_uint(x[i] - __uint_as_float(big[i]));
+      if constexpr (kSplit == Tf32Split::kTruncated) {
+        split_truncated(x[i], big[i], small[i]);
+      } else {
+        split_rounded(x[i], big[i], small[i]);
+      }
     }
   }
 };
 
 // c += a * b at fp32 accuracy: the two small cross terms first, then big * big, as CUTLASS orders them.
-__device__ __forceinline__ void mma_3xtf32(float (&c)[4], const SplitFragment<4>& a,
-                                           const SplitFragment<2>& b) {
+template <Tf32Split kSplit>
+__device__ __forceinline__ void mma_3xtf32(float (&c)[4], const SplitFragment<4, kSplit>& a,
+                                           const SplitFragment<2, kSplit>& b) {
   mma_tf32(c, a.small, b.big);
   mma_tf32(c, a.big, b.small);
   mma_tf32(c, a.big, b.big);
@@ -89,20 +115,20 @@ __device__ __forceinline__ void a_from_columns(const float* tile, int stride, in
 // acc += F R for a warp: F (16 x 8 kSlices) held as accumulator fragments frag[j] (columns 8j .. 8j + 7),
 // R the 8 kSlices rows of a shared tile (`stride` floats apart) and 8 kTiles columns, acc[n] the
 // accumulator fragment of R's columns 8n .. 8n + 7. P V in the forward pass, P^T dO and dS^T Q in the
-// backward.
-template <int kSlices, int kTiles>
+// backward; the operands split as kSplit says.
+template <Tf32Split kSplit = Tf32Split::kRounded, int kSlices, int kTiles>
 __device__ void add_product_from_accumulators(const float (&frag)[kSlices][4], const float* rows, int stride,
                                               int g, int t, float (&acc)[kTiles][4]) {
 #pragma unroll
   for (int j = 0; j < kSlices; ++j) {
     float a[4];
     a_from_accumulator(frag[j], a);
-    const SplitFragment<4> part(a);
+    const SplitFragment<4, kSplit> part(a);
 #pragma unroll
     for (int n = 0; n < kTiles; ++n) {
       float b[2];
       b_from_columns(rows + 8 * j * stride + 8 * n, stride, g, t, b);
-      mma_3xtf32(acc[n], part, SplitFragment<2>(b));
+      mma_3xtf32(acc[n], part, SplitFragment<2, kSplit>(b));
     }
   }
 }
