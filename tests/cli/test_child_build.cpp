@@ -46,13 +46,27 @@ struct BuildFixture {
   }();
   const puzzle::PuzzleSpec& spec = lookup_puzzle("1");
 
-  ChildBuild build(const std::string& text) {
+  // `text`, saved as the learner's file.
+  PuzzleSource source(const std::string& text) {
     const auto file = dir.path() / "learner.cu";
     write_atomically(file, text);
-    return build_child(config, spec, load_source(spec, SourceKind::file, config.source_dir, file),
-                       Backend::sim);
+    return load_source(spec, SourceKind::file, config.source_dir, file);
+  }
+  ChildBuild build(const std::string& text) { return build_child(config, spec, source(text), Backend::sim); }
+  // A launcher of kernel k(float* y), for the files below.
+  std::string launcher() const {
+    return "void " + function_name(spec.signature) +
+           "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
   }
 };
+
+// A kernel calling a helper without __device__ (CUDA's front ends reject it; g++ builds it), and with it.
+constexpr const char* kHelperWithoutDevice =
+    "float half(float v) { return v / 2; }  // no __device__\n"
+    "__global__ void k(float* y) { y[0] = half(1.0f); }\n";
+constexpr const char* kHelperWithDevice =
+    "__device__ float half(float v) { return v / 2; }\n"
+    "__global__ void k(float* y) { y[0] = half(1.0f); }\n";
 
 }  // namespace
 
@@ -245,20 +259,12 @@ TEST_CASE("CUDA's front end compiles every simulator build too: what nvcc reject
   BuildFixture f;
   f.config.cuda_front_end_nvcc = build_config().cuda_front_end_nvcc;
   if (f.config.cuda_front_end_nvcc.empty()) return;  // no nvcc on this machine
-  const std::string launcher = "void " + function_name(f.spec.signature) +
-                               "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
-  const ChildBuild rejected = f.build(
-      "float half(float v) { return v / 2; }  // no __device__\n"
-      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
-      launcher);
+  const ChildBuild rejected = f.build(kHelperWithoutDevice + f.launcher());
   CHECK_FALSE(rejected.info.ok);
   CHECK(rejected.info.message == "your file does not compile for a GPU (nvcc rejects it: CUDA's rules)");
   CHECK(rejected.info.log.find("learner.cu(2): error: calling a __host__ function") != std::string::npos);
 
-  const ChildBuild accepted = f.build(
-      "__device__ float half(float v) { return v / 2; }\n"
-      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
-      launcher);
+  const ChildBuild accepted = f.build(kHelperWithDevice + f.launcher());
   INFO(accepted.info.log);
   CHECK(accepted.info.ok);
   CHECK(accepted.info.cuda_rules == "nvcc");
@@ -270,12 +276,8 @@ TEST_CASE(
   BuildFixture f;
   f.config.cuda_front_end_clang = build_config().cuda_front_end_clang;
   if (f.config.cuda_front_end_clang.empty()) return;  // no clang on this machine
-  const std::string launcher = "void " + function_name(f.spec.signature) +
-                               "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
-  const ChildBuild rejected = f.build(
-      "float half(float v) { return v / 2; }  // no __device__\n"
-      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
-      launcher);
+  const std::string launcher = f.launcher();
+  const ChildBuild rejected = f.build(kHelperWithoutDevice + launcher);
   CHECK_FALSE(rejected.info.ok);
   CHECK(rejected.info.message == "your file does not compile for a GPU (clang rejects it: CUDA's rules)");
   CHECK(rejected.info.log.find("learner.cu:2:38: error: no matching function for call to 'half'") !=
@@ -308,18 +310,7 @@ TEST_CASE(
   f.config.cuda_front_end_nvcc = build_config().cuda_front_end_nvcc;
   f.config.cuda_front_end_clang = build_config().cuda_front_end_clang;
   if (!cuda_front_end(f.config)) return;  // neither nvcc nor clang on this machine
-  const std::string launcher = "void " + function_name(f.spec.signature) +
-                               "(const float* x, float* y, int rows, int cols) { k<<<1, 1>>>(y); }\n";
-  const auto source = [&](const std::string& text) {
-    const auto file = f.dir.path() / "learner.cu";
-    write_atomically(file, text);
-    return load_source(f.spec, SourceKind::file, f.config.source_dir, file);
-  };
-
-  const PuzzleSource no_device = source(
-      "float half(float v) { return v / 2; }  // no __device__\n"
-      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
-      launcher);
+  const PuzzleSource no_device = f.source(kHelperWithoutDevice + f.launcher());
   const ChildBuild first = build_child(f.config, f.spec, no_device, Backend::sim, CudaRules::beside_the_run);
   CHECK(first.info.ok);  // g++'s build: the child may run
   REQUIRE(first.cuda_rules);
@@ -332,10 +323,7 @@ TEST_CASE(
   CHECK_FALSE(again.info.ok);
   CHECK(again.info.message == verdict.message);
 
-  const PuzzleSource with_device = source(
-      "__device__ float half(float v) { return v / 2; }\n"
-      "__global__ void k(float* y) { y[0] = half(1.0f); }\n" +
-      launcher);
+  const PuzzleSource with_device = f.source(kHelperWithDevice + f.launcher());
   const ChildBuild accepted =
       build_child(f.config, f.spec, with_device, Backend::sim, CudaRules::beside_the_run);
   REQUIRE(accepted.cuda_rules);
