@@ -28,31 +28,31 @@ std::string thread_words(unsigned linear, const dim3& dim) {
          std::to_string(linear / (dim.x * dim.y)) + ")";
 }
 
-}  // namespace
-
-namespace {
-
 // Freed shadows, kept for the allocations that follow (a check allocates and frees every case's buffers):
 // their pages are already faulted in and cleared, which on a virtual machine costs more than simulating
 // much of a case, and the words they hold are of launches that ended, which in_launch() ignores.
 class ShadowPool {
  public:
+  // The smallest kept region of at least `bytes`, else fresh address space; nullptr if none is left.
   GlobalShadowWord* take(size_t bytes) {
     std::lock_guard lock(mutex_);
     auto best = free_.end();
     for (auto it = free_.begin(); it != free_.end(); ++it) {
       if (it->bytes >= bytes && (best == free_.end() || it->bytes < best->bytes)) best = it;
     }
-    if (best == free_.end()) return nullptr;
-    Region region = *best;
-    free_.erase(best);
-    kept_ -= region.bytes;
+    Region region{nullptr, bytes};
+    if (best != free_.end()) {
+      region = *best;
+      free_.erase(best);
+      kept_ -= region.bytes;
+    } else {
+      region.shadow = static_cast<GlobalShadowWord*>(reserve_address_space(bytes));
+      if (!region.shadow) return nullptr;
+      // Large buffers: a fault per 2 MiB instead of per 4 KiB when their shadow is first touched.
+      if (bytes >= (size_t{2} << 20)) madvise(region.shadow, bytes, MADV_HUGEPAGE);
+    }
     in_use_[region.shadow] = region.bytes;
     return region.shadow;
-  }
-  void note_new(GlobalShadowWord* shadow, size_t bytes) {
-    std::lock_guard lock(mutex_);
-    in_use_[shadow] = bytes;
   }
   // Keeps the region for reuse, or unmaps it beyond kMostKept bytes kept.
   void give_back(GlobalShadowWord* shadow) {
@@ -88,14 +88,7 @@ ShadowPool& shadow_pool() {
 }  // namespace
 
 GlobalShadowWord* make_global_shadow(size_t bytes) {
-  const size_t needed = shadow_bytes(bytes);
-  if (GlobalShadowWord* kept = shadow_pool().take(needed)) return kept;
-  void* shadow = reserve_address_space(needed);
-  if (!shadow) return nullptr;
-  // Large buffers: a fault per 2 MiB instead of per 4 KiB when their shadow is first touched.
-  if (needed >= (size_t{2} << 20)) madvise(shadow, needed, MADV_HUGEPAGE);
-  shadow_pool().note_new(static_cast<GlobalShadowWord*>(shadow), needed);
-  return static_cast<GlobalShadowWord*>(shadow);
+  return shadow_pool().take(shadow_bytes(bytes));
 }
 
 void free_global_shadow(GlobalShadowWord* shadow) {
