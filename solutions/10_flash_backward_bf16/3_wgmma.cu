@@ -1,0 +1,237 @@
+// Puzzle 10 · Flash attention backward in bf16 — version 3: Hopper's warp-group MMA.
+// Over 2_fa2_tiles.cu (FlashAttention-3's backward, simplified):
+//   - the five products are wgmma (puzzle 11) issued by two consumer warp groups, 64 of the block's 128
+//     keys each: S^T = K Q^T and dP^T = V dO^T (m64n64k16, K and Q / V and dO from shared memory), then
+//     dV += P^T dO and dK += dS^T Q with P^T and dS^T straight from the registers S^T and dP^T were
+//     computed in (no shared memory for P: a warp group's S^T rows are its dV rows);
+//   - dS^T still goes through shared memory, for dQ = dS K: 64 queries x 128 keys, its d columns split
+//     between the two warp groups (each reads both halves of dS, which an mbarrier of 256 arrivals
+//     announces);
+//   - a producer warp loads K and V once and Q, dO (TMA, 128B-swizzled, zeros past n_q: 3D tensor maps
+//     [bh][n][d]) and lse, D into a 2-stage mbarrier pipeline, and gives its registers to the consumers
+//     (setmaxnreg): the accumulators of dK and dV (d / 2 floats each), S^T and dP^T (32 each) and dQ
+//     (d / 4) stay in registers;
+//   - the operands the products read transposed (dO and Q for dV and dK, dS and K for dQ) are read
+//     MN-major by the wgmma's transpose bits, no ldmatrix .trans.
+// The masks, the fp32 dQ accumulator and the kernels before and after (flash_bwd_rows.cuh) are
+// 2_fa2_tiles.cu's.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "../common/flash_bwd_rows.cuh"
+#include "../common/hopper_ptx.cuh"
+
+namespace {
+
+constexpr int kN = 128, kM = 64;  // keys per block, queries per tile
+constexpr int kThreads = 384;     // warp group 0: the producer (one warp works); 1, 2: consumers
+
+template <int D>
+struct Shared {
+  // K, V: D / 64 boxes of [kN keys][64 columns]; Q, dO: D / 64 boxes of [kM queries][64 columns], per stage.
+  __nv_bfloat16 k[kN * D], v[kN * D], q[2][kM * D], dout[2][kM * D];
+  __nv_bfloat16 ds[2][kN * kM];  // dS^T [key][query], 128B-swizzled as TMA would land it; two tiles
+  float lse[2][kM], delta[2][kM];
+  uint64_t kv_full, full[2], empty[2], ds_ready[2];
+};
+
+template <int D>
+__global__ void __launch_bounds__(kThreads, 1)
+    flash_bwd_wgmma(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
+                    const __grid_constant__ CUtensorMap v_map, const __grid_constant__ CUtensorMap do_map,
+                    const float* lse_log2, const float* delta, float* dq_accum, __nv_bfloat16* dk,
+                    __nv_bfloat16* dv, int n_q, int n_k, float scale, bool causal) {
+  extern __shared__ uint8_t shared_bytes[];
+  Shared<D>& s =
+      *reinterpret_cast<Shared<D>*>((reinterpret_cast<uintptr_t>(shared_bytes) + 1023) & ~uintptr_t{1023});
+  const int k0 = blockIdx.x * kN, head = blockIdx.y, diagonal = n_k - n_q;
+  const int first = causal ? max(0, k0 - diagonal) / kM * kM : 0;  // the first tile that sees key k0
+  const int tiles = (n_q - first + kM - 1) / kM;
+  const int warp_group = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    mbarrier_init(&s.kv_full, 1);
+    for (int i = 0; i < 2; ++i) {
+      mbarrier_init(&s.full[i], 32);       // the producer warp's lanes (lse and D), one with the TMA bytes
+      mbarrier_init(&s.empty[i], 8);       // one per consumer warp
+      mbarrier_init(&s.ds_ready[i], 256);  // every consumer thread, after its part of dS^T
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warp_group == 0) {  // the producer
+    setmaxnreg_dec<40>();
+    if (threadIdx.x >= 32) return;
+    const int lane = threadIdx.x;
+    if (lane == 0) {
+      mbarrier_arrive_expect_tx(&s.kv_full, 2 * kN * D * 2);
+      for (int c = 0; c < D / 64; ++c) {
+        tma_load_3d(s.k + c * kN * 64, &k_map, &s.kv_full, 64 * c, k0, head);
+        tma_load_3d(s.v + c * kN * 64, &v_map, &s.kv_full, 64 * c, k0, head);
+      }
+    }
+    lse_log2 += static_cast<size_t>(head) * n_q, delta += static_cast<size_t>(head) * n_q;
+    for (int t = 0; t < tiles; ++t) {
+      const int stage = t % 2, q0 = first + t * kM;
+      if (t >= 2) mbarrier_wait(&s.empty[stage], (t / 2 - 1) % 2);  // the consumers are done with t - 2
+      for (int r = lane; r < kM; r += 32) {  // a query past n_q: P = 0 (exp2(-inf)), dS = 0
+        s.lse[stage][r] = q0 + r < n_q ? lse_log2[q0 + r] : INFINITY;
+        s.delta[stage][r] = q0 + r < n_q ? delta[q0 + r] : 0.0f;
+      }
+      if (lane != 0) {
+        mbarrier_arrive(&s.full[stage]);
+        continue;
+      }
+      mbarrier_arrive_expect_tx(&s.full[stage], 2 * kM * D * 2);
+      for (int c = 0; c < D / 64; ++c) {
+        tma_load_3d(s.q[stage] + c * kM * 64, &q_map, &s.full[stage], 64 * c, q0, head);
+        tma_load_3d(s.dout[stage] + c * kM * 64, &do_map, &s.full[stage], 64 * c, q0, head);
+      }
+    }
+    return;
+  }
+
+  setmaxnreg_inc<232>();
+  const int half = warp_group - 1;  // this consumer's keys: k0 + 64 half ..
+  const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, tq = lane % 4;
+  const float scale_log2 = scale * kLog2e;
+  // Accumulator element 4j + i of a 64-row product is row 16 warp + g + 8 (i / 2), column 8j + 2 tq + i % 2.
+  const int my_key = k0 + 64 * half + 16 * warp + g;  // + 8 (i / 2)
+  const __nv_bfloat16* k_half = s.k + 64 * half * 64;
+  const __nv_bfloat16* v_half = s.v + 64 * half * 64;
+  // dQ's B: K's columns D / 2 half .., in box (D / 2 half) / 64 at column (D / 2 half) % 64.
+  const __nv_bfloat16* k_cols = s.k + D / 2 * half / 64 * kN * 64 + D / 2 * half % 64;
+  float dk_acc[D / 2], dv_acc[D / 2];  // 64 keys x D each; the first tile's wgmma write them
+
+  mbarrier_wait(&s.kv_full, 0);
+  for (int t = 0; t < tiles; ++t) {
+    const int stage = t % 2, q0 = first + t * kM;
+    mbarrier_wait(&s.full[stage], t / 2 % 2);
+    const __nv_bfloat16 *q_tile = s.q[stage], *do_tile = s.dout[stage];
+
+    // S^T = K Q^T and dP^T = V dO^T: 64 keys x 64 queries, k-steps of 16 over d (box kk / 4, 32 bytes each).
+    float st[32], dpt[32];
+    wgmma_fence();
+    for (int kk = 0; kk < D / 16; ++kk)
+      wgmma_ss<64>(st, smem_descriptor(k_half + kk / 4 * kN * 64 + kk % 4 * 16),
+                   smem_descriptor(q_tile + kk / 4 * kM * 64 + kk % 4 * 16), kk > 0);
+    wgmma_commit();
+    for (int kk = 0; kk < D / 16; ++kk)
+      wgmma_ss<64>(dpt, smem_descriptor(v_half + kk / 4 * kN * 64 + kk % 4 * 16),
+                   smem_descriptor(do_tile + kk / 4 * kM * 64 + kk % 4 * 16), kk > 0);
+    wgmma_commit();
+
+    // P^T = exp2(S^T scale log2(e) - lse log2(e)) while dP^T is computed; the masks only where needed.
+    wgmma_wait<1>();
+    const bool needs_mask = k0 + kN > n_k || (causal && k0 + kN - 1 > q0 + diagonal);
+#pragma unroll
+    for (int e = 0; e < 32; ++e) {
+      const int key = my_key + 8 * (e % 4 / 2), query = 8 * (e / 4) + 2 * tq + e % 2;
+      st[e] = exp2f(st[e] * scale_log2 - s.lse[stage][query]);
+      if (needs_mask && (key >= n_k || (causal && key > q0 + query + diagonal))) st[e] = 0.0f;
+    }
+    // dS^T = P^T (dP^T - D); both as bf16 A fragments: k-step kk (queries 16 kk ..) is elements 8 kk ..
+    wgmma_wait<0>();
+    uint32_t p_frag[4][4], ds_frag[4][4];
+#pragma unroll
+    for (int e = 0; e < 32; e += 2) {
+      const int query = 8 * (e / 4) + 2 * tq;
+      const float ds0 = st[e] * (dpt[e] - s.delta[stage][query]),
+                  ds1 = st[e + 1] * (dpt[e + 1] - s.delta[stage][query + 1]);
+      p_frag[e / 8][e % 8 / 2] = pack_bf16(st[e], st[e + 1]);
+      ds_frag[e / 8][e % 8 / 2] = pack_bf16(ds0, ds1);
+    }
+
+    // dV += P^T dO and dK += dS^T Q: B = dO, Q read MN-major (d contiguous), 16 queries (2048 bytes) a step.
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+      wgmma_rs<D, true>(dv_acc, p_frag[kk], smem_descriptor_mn(do_tile + kk * 16 * 64, kM * 128),
+                        t > 0 || kk > 0);
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+      wgmma_rs<D, true>(dk_acc, ds_frag[kk], smem_descriptor_mn(q_tile + kk * 16 * 64, kM * 128),
+                        t > 0 || kk > 0);
+    wgmma_commit();
+
+    // dS^T into shared memory, row = key, 16-byte chunk j of the row at j ^ (row % 8) (128B swizzle).
+    __nv_bfloat16* ds_tile = s.ds[t % 2];
+#pragma unroll
+    for (int e = 0; e < 16; ++e) {
+      const int row = 64 * half + 16 * warp + g + 8 * (e % 2), chunk = e / 2;
+      *reinterpret_cast<uint32_t*>(ds_tile + row * 64 + (chunk ^ row % 8) * 8 + 2 * tq) =
+          ds_frag[e / 4][e % 4];
+    }
+    fence_proxy_async();  // the stores, before the other warp group's wgmma reads them
+    mbarrier_arrive(&s.ds_ready[t % 2]);
+    mbarrier_wait(&s.ds_ready[t % 2], t / 2 % 2);
+
+    // dQ = dS K for columns D / 2 half ..: A = dS (queries contiguous: MN-major), B = K (MN-major), 16 keys
+    // (2048 bytes) a step.
+    float dq[D / 4];
+    wgmma_fence();
+    for (int kk = 0; kk < kN / 16; ++kk)
+      wgmma_ss<D / 2, true, true>(dq, smem_descriptor_mn(ds_tile + kk * 16 * 64, 0),
+                                  smem_descriptor_mn(k_cols + kk * 16 * 64, kN * 128), kk > 0);
+    wgmma_commit();
+    wgmma_wait<1>();  // dV and dK's wgmma are done: the stage goes back to the producer
+    if (lane == 0) mbarrier_arrive(&s.empty[stage]);
+    wgmma_wait<0>();
+#pragma unroll
+    for (int e = 0; e < D / 4; ++e) {
+      const int query = q0 + 16 * warp + g + 8 * (e % 4 / 2);
+      if (query < n_q)
+        atomicAdd(dq_accum + (static_cast<size_t>(head) * n_q + query) * D + D / 2 * half + 8 * (e / 4) +
+                      2 * tq + e % 2,
+                  dq[e]);
+    }
+  }
+
+  // dK (times scale) and dV as bf16 pairs.
+#pragma unroll
+  for (int e = 0; e < D / 2; e += 2) {
+    const int key = my_key + 8 * (e % 4 / 2);
+    if (key >= n_k) continue;
+    const size_t at = (static_cast<size_t>(head) * n_k + key) * D + 8 * (e / 4) + 2 * tq;
+    *reinterpret_cast<uint32_t*>(dk + at) = pack_bf16(scale * dk_acc[e], scale * dk_acc[e + 1]);
+    *reinterpret_cast<uint32_t*>(dv + at) = pack_bf16(dv_acc[e], dv_acc[e + 1]);
+  }
+}
+
+template <int D>
+void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, const __nv_bfloat16* o,
+            const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq, __nv_bfloat16* dk,
+            __nv_bfloat16* dv, int bh, int n_q, int n_k, float scale, bool causal) {
+  const int rows = bh * n_q;
+  const size_t elements = static_cast<size_t>(rows) * D;
+  float* scratch = nullptr;  // dq_accum (first: 16-byte aligned), D, lse log2(e): bh n_q (d + 2) floats
+  cudaMalloc(&scratch, sizeof(float) * (elements + 2 * static_cast<size_t>(rows)));
+  float *dq_accum = scratch, *delta = scratch + elements, *lse_log2 = delta + rows;
+  cudaMemsetAsync(dq_accum, 0, sizeof(float) * elements);
+  constexpr int kRowsPerBlock = 256 / (D / 8);
+  preprocess_kernel<D>
+      <<<(rows + kRowsPerBlock - 1) / kRowsPerBlock, 256>>>(o, dout, lse, delta, lse_log2, rows);
+  constexpr int kBytes = sizeof(Shared<D>) + 1024;  // + alignment to 1024 (the 128B swizzle's period)
+  cudaFuncSetAttribute(flash_bwd_wgmma<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+  const dim3 grid((n_k + kN - 1) / kN, bh);
+  flash_bwd_wgmma<D><<<grid, kThreads, kBytes>>>(
+      tensor_map_heads_128b(q, bh, n_q, D, kM), tensor_map_heads_128b(k, bh, n_k, D, kN),
+      tensor_map_heads_128b(v, bh, n_k, D, kN), tensor_map_heads_128b(dout, bh, n_q, D, kM), lse_log2, delta,
+      dq_accum, dk, dv, n_q, n_k, scale, causal);
+  dq_kernel<<<(elements / 8 + 255) / 256, 256>>>(dq_accum, dq, scale, elements);
+  cudaFree(scratch);
+}
+
+}  // namespace
+
+void flash_bwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
+                    const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq,
+                    __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q, int n_k, int d, float scale,
+                    bool causal) {
+  if (d == 64) launch<64>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
+  if (d == 128) launch<128>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
+}

@@ -1,0 +1,57 @@
+// The two small kernels around puzzle 10's fast versions (flash attention backward in bf16): before the
+// main kernel, D = rowsum(dO * O) and lse log2(e) per query row; after it, dq = bf16(scale * dq_accum).
+// One copy for 2_fa2_tiles.cu and 3_wgmma.cu, which differ only in the main kernel.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "tensor_core_ptx.cuh"
+
+namespace {
+
+constexpr float kLog2e = 1.4426950408889634f;
+
+// D_i = rowsum(dO_i * O_i) and lse_i log2(e) (+inf where lse = -inf): D / 8 lanes per row, 16 bytes each.
+template <int D>
+__global__ void preprocess_kernel(const __nv_bfloat16* o, const __nv_bfloat16* dout, const float* lse,
+                                  float* delta, float* lse_log2, int rows) {
+  constexpr int kLanes = D / 8;
+  const int row = (blockIdx.x * blockDim.x + threadIdx.x) / kLanes, part = threadIdx.x % kLanes;
+  float sum = 0.0f;
+  if (row < rows) {
+    // A union, not a cast of &uint4 to bf16 pairs: the simulator's g++ -O2 assumes strict aliasing.
+    union Pairs {
+      uint4 u;
+      __nv_bfloat162 h[4];
+    } a, b;
+    a.u = *reinterpret_cast<const uint4*>(o + static_cast<size_t>(row) * D + 8 * part);
+    b.u = *reinterpret_cast<const uint4*>(dout + static_cast<size_t>(row) * D + 8 * part);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const float2 x = __bfloat1622float2(a.h[j]), y = __bfloat1622float2(b.h[j]);
+      sum += x.x * y.x + x.y * y.y;
+    }
+  }
+#pragma unroll
+  for (int offset = kLanes / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  if (row < rows && part == 0) {
+    delta[row] = sum;
+    lse_log2[row] = lse[row] == -INFINITY ? INFINITY : lse[row] * kLog2e;
+  }
+}
+
+__global__ void dq_kernel(const float* dq_accum, __nv_bfloat16* dq, float scale, size_t n) {
+  const size_t i = 8 * (static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x);
+  if (i >= n) return;
+  const float4 x = *reinterpret_cast<const float4*>(dq_accum + i),
+               y = *reinterpret_cast<const float4*>(dq_accum + i + 4);
+  uint4 out;
+  out.x = pack_bf16(scale * x.x, scale * x.y), out.y = pack_bf16(scale * x.z, scale * x.w);
+  out.z = pack_bf16(scale * y.x, scale * y.y), out.w = pack_bf16(scale * y.z, scale * y.w);
+  *reinterpret_cast<uint4*>(dq + i) = out;
+}
+
+}  // namespace
