@@ -6,7 +6,7 @@
 //     computed in (no shared memory for P: a warp group's S^T rows are its dV rows);
 //   - dS^T still goes through shared memory, for dQ = dS K: 64 queries x 128 keys, its d columns split
 //     between the two warp groups (each reads both halves of dS, which an mbarrier of 256 arrivals
-//     announces);
+//     announces; two tiles of dS, so that one barrier a tile suffices);
 //   - a producer warp loads K and V once and Q, dO (TMA, 128B-swizzled, zeros past n_q: 3D tensor maps
 //     [bh][n][d]) and lse, D into a 2-stage mbarrier pipeline, and gives its registers to the consumers
 //     (setmaxnreg): the accumulators of dK and dV (d / 2 floats each), S^T and dP^T (32 each) and dQ
@@ -27,15 +27,16 @@
 namespace {
 
 constexpr int kN = 128, kM = 64;  // keys per block, queries per tile
+constexpr int kStages = 2;        // Q, dO, lse and D tiles in flight
 constexpr int kThreads = 384;     // warp group 0: the producer (one warp works); 1, 2: consumers
 
 template <int D>
 struct Shared {
   // K, V: D / 64 boxes of [kN keys][64 columns]; Q, dO: D / 64 boxes of [kM queries][64 columns], per stage.
-  __nv_bfloat16 k[kN * D], v[kN * D], q[2][kM * D], dout[2][kM * D];
+  __nv_bfloat16 k[kN * D], v[kN * D], q[kStages][kM * D], dout[kStages][kM * D];
   __nv_bfloat16 ds[2][kN * kM];  // dS^T [key][query], 128B-swizzled as TMA would land it; two tiles
-  float lse[2][kM], delta[2][kM];
-  uint64_t kv_full, full[2], empty[2], ds_ready[2];
+  float lse[kStages][kM], delta[kStages][kM];
+  uint64_t kv_full, full[kStages], empty[kStages], ds_ready[2];
 };
 
 template <int D>
@@ -54,11 +55,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x == 0) {
     mbarrier_init(&s.kv_full, 1);
-    for (int i = 0; i < 2; ++i) {
-      mbarrier_init(&s.full[i], 32);       // the producer warp's lanes (lse and D), one with the TMA bytes
-      mbarrier_init(&s.empty[i], 8);       // one per consumer warp
-      mbarrier_init(&s.ds_ready[i], 256);  // every consumer thread, after its part of dS^T
+    for (int i = 0; i < kStages; ++i) {
+      mbarrier_init(&s.full[i], 32);  // the producer warp's lanes (lse and D), one with the TMA bytes
+      mbarrier_init(&s.empty[i], 8);  // one per consumer warp
     }
+    for (int i = 0; i < 2; ++i) mbarrier_init(&s.ds_ready[i], 256);  // every consumer thread, after its dS^T
     fence_barrier_init();
   }
   __syncthreads();
@@ -76,8 +77,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     lse_log2 += static_cast<size_t>(head) * n_q, delta += static_cast<size_t>(head) * n_q;
     for (int t = 0; t < tiles; ++t) {
-      const int stage = t % 2, q0 = first + t * kM;
-      if (t >= 2) mbarrier_wait(&s.empty[stage], (t / 2 - 1) % 2);  // the consumers are done with t - 2
+      const int stage = t % kStages, q0 = first + t * kM;
+      if (t >= kStages) mbarrier_wait(&s.empty[stage], (t / kStages - 1) % 2);  // consumers done with it
       for (int r = lane; r < kM; r += 32) {  // a query past n_q: P = 0 (exp2(-inf)), dS = 0
         s.lse[stage][r] = q0 + r < n_q ? lse_log2[q0 + r] : INFINITY;
         s.delta[stage][r] = q0 + r < n_q ? delta[q0 + r] : 0.0f;
@@ -109,8 +110,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   mbarrier_wait(&s.kv_full, 0);
   for (int t = 0; t < tiles; ++t) {
-    const int stage = t % 2, q0 = first + t * kM;
-    mbarrier_wait(&s.full[stage], t / 2 % 2);
+    const int stage = t % kStages, q0 = first + t * kM;
+    mbarrier_wait(&s.full[stage], t / kStages % 2);
     const __nv_bfloat16 *q_tile = s.q[stage], *do_tile = s.dout[stage];
 
     // S^T = K Q^T and dP^T = V dO^T: 64 keys x 64 queries, k-steps of 16 over d (box kk / 4, 32 bytes each).
