@@ -235,22 +235,13 @@ template <class C>
 void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, const __nv_bfloat16* o,
             const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq, __nv_bfloat16* dk,
             __nv_bfloat16* dv, int bh, int n_q, int n_k, float scale, bool causal) {
-  constexpr int D = C::D;
-  const int rows = bh * n_q;
-  const size_t elements = static_cast<size_t>(rows) * D;
-  float* scratch = nullptr;  // dq_accum (first: 16-byte aligned), D, lse log2(e): bh n_q (d + 2) floats
-  cudaMalloc(&scratch, sizeof(float) * (elements + 2 * static_cast<size_t>(rows)));
-  float *dq_accum = scratch, *delta = scratch + elements, *lse_log2 = delta + rows;
-  cudaMemsetAsync(dq_accum, 0, sizeof(float) * elements);
-  constexpr int kRowsPerBlock = 256 / (D / 8);
-  preprocess_kernel<D>
-      <<<(rows + kRowsPerBlock - 1) / kRowsPerBlock, 256>>>(o, dout, lse, delta, lse_log2, rows);
   cudaFuncSetAttribute(flash_bwd_bf16_fast<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kBytes);
-  const dim3 grid((n_k + C::kN - 1) / C::kN, bh);
-  flash_bwd_bf16_fast<C><<<grid, kThreads, C::kBytes>>>(q, k, v, lse_log2, delta, dout, dq_accum, dk, dv, n_q,
-                                                        n_k, scale, causal);
-  dq_kernel<<<(elements / 8 + 255) / 256, 256>>>(dq_accum, dq, scale, elements);
-  cudaFree(scratch);
+  around_main_kernel<C::D>(o, lse, dout, dq, bh * n_q, scale,
+                           [&](float* dq_accum, const float* delta, const float* lse_log2) {
+                             const dim3 grid((n_k + C::kN - 1) / C::kN, bh);
+                             flash_bwd_bf16_fast<C><<<grid, kThreads, C::kBytes>>>(
+                                 q, k, v, lse_log2, delta, dout, dq_accum, dk, dv, n_q, n_k, scale, causal);
+                           });
 }
 
 }  // namespace

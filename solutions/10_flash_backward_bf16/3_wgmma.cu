@@ -207,24 +207,16 @@ template <int D>
 void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, const __nv_bfloat16* o,
             const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq, __nv_bfloat16* dk,
             __nv_bfloat16* dv, int bh, int n_q, int n_k, float scale, bool causal) {
-  const int rows = bh * n_q;
-  const size_t elements = static_cast<size_t>(rows) * D;
-  float* scratch = nullptr;  // dq_accum (first: 16-byte aligned), D, lse log2(e): bh n_q (d + 2) floats
-  cudaMalloc(&scratch, sizeof(float) * (elements + 2 * static_cast<size_t>(rows)));
-  float *dq_accum = scratch, *delta = scratch + elements, *lse_log2 = delta + rows;
-  cudaMemsetAsync(dq_accum, 0, sizeof(float) * elements);
-  constexpr int kRowsPerBlock = 256 / (D / 8);
-  preprocess_kernel<D>
-      <<<(rows + kRowsPerBlock - 1) / kRowsPerBlock, 256>>>(o, dout, lse, delta, lse_log2, rows);
   constexpr int kBytes = sizeof(Shared<D>) + 1024;  // + alignment to 1024 (the 128B swizzle's period)
   cudaFuncSetAttribute(flash_bwd_wgmma<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
-  const dim3 grid((n_k + kN - 1) / kN, bh);
-  flash_bwd_wgmma<D><<<grid, kThreads, kBytes>>>(
-      tensor_map_heads_128b(q, bh, n_q, D, kM), tensor_map_heads_128b(k, bh, n_k, D, kN),
-      tensor_map_heads_128b(v, bh, n_k, D, kN), tensor_map_heads_128b(dout, bh, n_q, D, kM), lse_log2, delta,
-      dq_accum, dk, dv, n_q, n_k, scale, causal);
-  dq_kernel<<<(elements / 8 + 255) / 256, 256>>>(dq_accum, dq, scale, elements);
-  cudaFree(scratch);
+  around_main_kernel<D>(
+      o, lse, dout, dq, bh * n_q, scale, [&](float* dq_accum, const float* delta, const float* lse_log2) {
+        const dim3 grid((n_k + kN - 1) / kN, bh);
+        flash_bwd_wgmma<D><<<grid, kThreads, kBytes>>>(
+            tensor_map_heads_128b(q, bh, n_q, D, kM), tensor_map_heads_128b(k, bh, n_k, D, kN),
+            tensor_map_heads_128b(v, bh, n_k, D, kN), tensor_map_heads_128b(dout, bh, n_q, D, kM), lse_log2,
+            delta, dq_accum, dk, dv, n_q, n_k, scale, causal);
+      });
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// The two small kernels around puzzle 10's fast versions (flash attention backward in bf16): before the
-// main kernel, D = rowsum(dO * O) and lse log2(e) per query row; after it, dq = bf16(scale * dq_accum).
-// One copy for 2_fa2_tiles.cu and 3_wgmma.cu, which differ only in the main kernel.
+// What surrounds the main kernel of puzzle 10's fast versions (flash attention backward in bf16): before
+// it, D = rowsum(dO * O) and lse log2(e) per query row; after it, dq = bf16(scale * dq_accum). One copy for
+// 2_fa2_tiles.cu and 3_wgmma.cu, which differ only in the main kernel.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -52,6 +52,24 @@ __global__ void dq_kernel(const float* dq_accum, __nv_bfloat16* dq, float scale,
   out.x = pack_bf16(scale * x.x, scale * x.y), out.y = pack_bf16(scale * x.z, scale * x.w);
   out.z = pack_bf16(scale * y.x, scale * y.y), out.w = pack_bf16(scale * y.z, scale * y.w);
   *reinterpret_cast<uint4*>(dq + i) = out;
+}
+
+// The launcher around the main kernel: scratch for dq_accum (zeroed), D and lse log2(e); the kernel before;
+// main(dq_accum, delta, lse_log2), which launches the main kernel; the kernel after; the scratch freed.
+template <int D, class Main>
+void around_main_kernel(const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout,
+                        __nv_bfloat16* dq, int rows, float scale, Main main) {
+  const size_t elements = static_cast<size_t>(rows) * D;
+  float* scratch = nullptr;  // dq_accum (first: 16-byte aligned), D, lse log2(e): rows (d + 2) floats
+  cudaMalloc(&scratch, sizeof(float) * (elements + 2 * static_cast<size_t>(rows)));
+  float *dq_accum = scratch, *delta = scratch + elements, *lse_log2 = delta + rows;
+  cudaMemsetAsync(dq_accum, 0, sizeof(float) * elements);
+  constexpr int kRowsPerBlock = 256 / (D / 8);
+  preprocess_kernel<D>
+      <<<(rows + kRowsPerBlock - 1) / kRowsPerBlock, 256>>>(o, dout, lse, delta, lse_log2, rows);
+  main(dq_accum, static_cast<const float*>(delta), static_cast<const float*>(lse_log2));
+  dq_kernel<<<(elements / 8 + 255) / 256, 256>>>(dq_accum, dq, scale, elements);
+  cudaFree(scratch);
 }
 
 }  // namespace
