@@ -31,20 +31,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   Shared<D>& s = shared_of<D>(shared_bytes);
   constexpr int kStages = Shared<D>::kStages;
   const int head = blockIdx.y, row0 = block_row0(causal), tiles = key_tiles(row0, n_q, n_k, causal);
-  if (threadIdx.x == 0) init_barriers(s);
-  __syncthreads();
-
-  if (threadIdx.x < 128) {  // the producer warp group
-    setmaxnreg_dec<24>();
-    if (threadIdx.x == 0) produce(s, &q_map, &k_map, &v_map, head, row0, tiles);
-    return;
-  }
-  setmaxnreg_inc<240>();
-  const Consumer me;
-  const int rows = row0 + me.group * 64;  // this warp group's first row
-  Turns turns{&s.turn[me.group], &s.turn[1 - me.group]};
-  if (me.group == 1) turns.pass();  // consumer 0 goes first
-
+  if (!start_block(s, &q_map, &k_map, &v_map, head, row0, tiles)) return;  // the producer's work is done
+  Consumer me = consumer_of(s.turn, row0);
   const float scale_log2 = scale * 1.4426950408889634f;  // exp(x) = exp2(x log2(e))
   float o_acc[D / 2] = {};
   RowState state;
@@ -55,40 +43,29 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     // S = Q K^T in this consumer's turn; its softmax runs while the other consumer has the tensor cores.
     float s_acc[kBN / 2];
-    turns.wait();
+    me.turns.wait();
     wgmma_fence();
     for (int kk = 0; kk < D; kk += 16)
       wgmma_ss<kBN>(s_acc, q_descriptor(s, me.group, kk), k_descriptor(s, stage, kk), kk > 0);
     wgmma_commit();
-    turns.pass();
+    me.turns.pass();
     wgmma_wait<0>();
-    softmax_tile(s_acc, state, me, rows, t * kBN, n_q, n_k, causal, scale_log2);
+    softmax_tile(s_acc, state, me, t * kBN, n_q, n_k, causal, scale_log2);
     rescale(o_acc, state);
     uint32_t p[kBN / 16][4];
     pack_p(p, s_acc);
 
     // O += P V in the next turn.
-    turns.wait();
+    me.turns.wait();
     wgmma_fence();
     for (int kk = 0; kk < kBN / 16; ++kk)
       wgmma_rs<D, true>(o_acc, p[kk], v_descriptor(s, stage, kk * 16), true);
     wgmma_commit();
-    turns.pass();
+    me.turns.pass();
     wgmma_wait<0>();
     if (threadIdx.x % 32 == 0) mbarrier_arrive(&s.empty[stage]);
   }
-  store_rows<D>(o_acc, state, me, o, lse, head, rows, n_q, scale);
-}
-
-template <int D>
-void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o,
-            float* lse, int bh, int n_q, int n_k, float scale, bool causal) {
-  constexpr int bytes = kSharedBytes<D>;
-  cudaFuncSetAttribute(flash_fwd_pingpong<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  const dim3 grid((n_q + kBM - 1) / kBM, bh);
-  flash_fwd_pingpong<D><<<grid, kThreads, bytes>>>(
-      tensor_map_3d_128b(q, bh, n_q, D, kBM), tensor_map_3d_128b(k, bh, n_k, D, kBN),
-      tensor_map_3d_128b(v, bh, n_k, D, kBN), o, lse, n_q, n_k, scale, causal);
+  store_rows<D>(o_acc, state, me, o, lse, head, n_q, scale);
 }
 
 }  // namespace
@@ -97,7 +74,7 @@ void flash_fwd_hopper(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv
                       __nv_bfloat16* o, float* lse, int bh, int n_q, int n_k, int d, float scale,
                       bool causal) {
   if (d == 64)
-    launch<64>(q, k, v, o, lse, bh, n_q, n_k, scale, causal);
+    launch<64>(flash_fwd_pingpong<64>, q, k, v, o, lse, bh, n_q, n_k, scale, causal);
   else
-    launch<128>(q, k, v, o, lse, bh, n_q, n_k, scale, causal);
+    launch<128>(flash_fwd_pingpong<128>, q, k, v, o, lse, bh, n_q, n_k, scale, causal);
 }

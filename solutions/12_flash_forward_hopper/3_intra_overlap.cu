@@ -28,74 +28,61 @@ __global__ void __launch_bounds__(kThreads, 1)
   Shared<D>& s = shared_of<D>(shared_bytes);
   constexpr int kStages = Shared<D>::kStages;
   const int head = blockIdx.y, row0 = block_row0(causal), tiles = key_tiles(row0, n_q, n_k, causal);
-  if (threadIdx.x == 0) init_barriers(s);
-  __syncthreads();
-
-  if (threadIdx.x < 128) {  // the producer warp group
-    setmaxnreg_dec<24>();
-    if (threadIdx.x == 0) produce(s, &q_map, &k_map, &v_map, head, row0, tiles);
-    return;
-  }
-  setmaxnreg_inc<240>();
-  const Consumer me;
-  const int rows = row0 + me.group * 64;  // this warp group's first row
-  Turns turns{&s.turn[me.group], &s.turn[1 - me.group]};
-  if (me.group == 1) turns.pass();  // consumer 0 goes first
-
+  if (!start_block(s, &q_map, &k_map, &v_map, head, row0, tiles)) return;  // the producer's work is done
+  Consumer me = consumer_of(s.turn, row0);
   const float scale_log2 = scale * 1.4426950408889634f;  // exp(x) = exp2(x log2(e))
   float o_acc[D / 2] = {};
   RowState state;
   mbarrier_wait(&s.q_full, 0);
   float s_acc[kBN / 2];
   uint32_t p[kBN / 16][4];
-  for (int t = 0; t < tiles; ++t) {
-    const int stage = t % kStages, previous = (t + kStages - 1) % kStages;
+  // The two products, each a wgmma group; a turn issues S(t), then P V (t - 1).
+  const auto issue_s = [&](int t) {
+    const int stage = t % kStages;
     mbarrier_wait(&s.full[stage], (t / kStages) % 2);
-
-    // In one turn: S(t) = Q K(t)^T, then O += P(t - 1) V(t - 1) (none before the first tile).
-    turns.wait();
+    me.turns.wait();
     wgmma_fence();
     for (int kk = 0; kk < D; kk += 16)
       wgmma_ss<kBN>(s_acc, q_descriptor(s, me.group, kk), k_descriptor(s, stage, kk), kk > 0);
     wgmma_commit();
-    if (t > 0)
-      for (int kk = 0; kk < kBN / 16; ++kk)
-        wgmma_rs<D, true>(o_acc, p[kk], v_descriptor(s, previous, kk * 16), true);
+  };
+  const auto issue_pv = [&](int t) {
+    for (int kk = 0; kk < kBN / 16; ++kk)
+      wgmma_rs<D, true>(o_acc, p[kk], v_descriptor(s, t % kStages, kk * 16), true);
     wgmma_commit();
-    turns.pass();
+    me.turns.pass();
+  };
+  // Once P V (t) is done, its stage goes back to the producer.
+  const auto release = [&](int t) {
+    if (threadIdx.x % 32 == 0) mbarrier_arrive(&s.empty[t % kStages]);
+  };
 
+  if (tiles > 0) {  // tile 0: S and its softmax alone, no P V before them
+    issue_s(0);
+    me.turns.pass();
+    wgmma_wait<0>();
+    softmax_tile(s_acc, state, me, 0, n_q, n_k, causal, scale_log2);
+    pack_p(p, s_acc);
+  }
+  for (int t = 1; t < tiles; ++t) {
+    issue_s(t);
+    issue_pv(t - 1);
     // Tile t's softmax while P V (t - 1) runs; then O's rescale and P(t), once that product is done.
     wgmma_wait<1>();
-    softmax_tile(s_acc, state, me, rows, t * kBN, n_q, n_k, causal, scale_log2);
+    softmax_tile(s_acc, state, me, t * kBN, n_q, n_k, causal, scale_log2);
     wgmma_wait<0>();
-    if (t > 0 && threadIdx.x % 32 == 0) mbarrier_arrive(&s.empty[previous]);
+    release(t - 1);
     rescale(o_acc, state);
     pack_p(p, s_acc);
   }
-  // The last tile's O += P V.
-  if (tiles > 0) {
-    const int last = (tiles - 1) % kStages;
-    turns.wait();
+  if (tiles > 0) {  // the last tile's P V, in a turn of its own
+    me.turns.wait();
     wgmma_fence();
-    for (int kk = 0; kk < kBN / 16; ++kk)
-      wgmma_rs<D, true>(o_acc, p[kk], v_descriptor(s, last, kk * 16), true);
-    wgmma_commit();
-    turns.pass();
+    issue_pv(tiles - 1);
     wgmma_wait<0>();
-    if (threadIdx.x % 32 == 0) mbarrier_arrive(&s.empty[last]);
+    release(tiles - 1);
   }
-  store_rows<D>(o_acc, state, me, o, lse, head, rows, n_q, scale);
-}
-
-template <int D>
-void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o,
-            float* lse, int bh, int n_q, int n_k, float scale, bool causal) {
-  constexpr int bytes = kSharedBytes<D>;
-  cudaFuncSetAttribute(flash_fwd_intra_overlap<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  const dim3 grid((n_q + kBM - 1) / kBM, bh);
-  flash_fwd_intra_overlap<D><<<grid, kThreads, bytes>>>(
-      tensor_map_3d_128b(q, bh, n_q, D, kBM), tensor_map_3d_128b(k, bh, n_k, D, kBN),
-      tensor_map_3d_128b(v, bh, n_k, D, kBN), o, lse, n_q, n_k, scale, causal);
+  store_rows<D>(o_acc, state, me, o, lse, head, n_q, scale);
 }
 
 }  // namespace
@@ -104,7 +91,7 @@ void flash_fwd_hopper(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv
                       __nv_bfloat16* o, float* lse, int bh, int n_q, int n_k, int d, float scale,
                       bool causal) {
   if (d == 64)
-    launch<64>(q, k, v, o, lse, bh, n_q, n_k, scale, causal);
+    launch<64>(flash_fwd_intra_overlap<64>, q, k, v, o, lse, bh, n_q, n_k, scale, causal);
   else
-    launch<128>(q, k, v, o, lse, bh, n_q, n_k, scale, causal);
+    launch<128>(flash_fwd_intra_overlap<128>, q, k, v, o, lse, bh, n_q, n_k, scale, causal);
 }

@@ -80,7 +80,6 @@ __device__ void produce(Shared<D>& s, const CUtensorMap* q_map, const CUtensorMa
 }
 
 // The two consumers take turns at the tensor cores: one issues its wgmma while the other runs its softmax.
-// Consumer 1 starts by handing the first turn to consumer 0.
 struct Turns {
   uint64_t* mine;
   uint64_t* other;
@@ -91,14 +90,39 @@ struct Turns {
   }
 };
 
-// A consumer thread's place: it holds rows r and r + 8 of its warp group's 64, in quad `quad`.
+// A consumer thread: it holds rows r and r + 8 of its warp group's 64, which start at row0, in quad
+// `quad`. Consumer 1 starts by handing the first turn to consumer 0.
 struct Consumer {
-  int group, r, quad;
-  __device__ Consumer()
-      : group(threadIdx.x / 128 - 1),
-        r(threadIdx.x % 128 / 32 * 16 + threadIdx.x % 32 / 4),
-        quad(threadIdx.x % 4) {}
+  int group, r, quad, row0;
+  Turns turns;
 };
+__device__ __forceinline__ Consumer consumer_of(uint64_t (&turn)[2], int block_row0) {
+  const int t = threadIdx.x, group = t / 128 - 1;
+  Consumer me{group,
+              t % 128 / 32 * 16 + t % 32 / 4,
+              t % 4,
+              block_row0 + group * 64,
+              {&turn[group], &turn[1 - group]}};
+  if (group == 1) me.turns.pass();
+  return me;
+}
+
+// What every version's block does first: one thread sets up the barriers; the producer warp group gives
+// its registers away and its first thread does all the loading; the consumers take the registers. True
+// for a consumer thread.
+template <int D>
+__device__ __forceinline__ bool start_block(Shared<D>& s, const CUtensorMap* q_map, const CUtensorMap* k_map,
+                                            const CUtensorMap* v_map, int head, int row0, int tiles) {
+  if (threadIdx.x == 0) init_barriers(s);
+  __syncthreads();
+  if (threadIdx.x < 128) {
+    setmaxnreg_dec<24>();
+    if (threadIdx.x == 0) produce(s, q_map, k_map, v_map, head, row0, tiles);
+    return false;
+  }
+  setmaxnreg_inc<240>();
+  return true;
+}
 
 // The descriptors of one 16-wide slice: Q's (this consumer's 64 rows) and K's along d, V's along keys.
 template <int D>
@@ -122,12 +146,11 @@ struct RowState {
 // Scores -> probabilities in place, for a 64 x 128 tile of S whose first key is key0: masks keys past n_k
 // and (causal) above the diagonal, updates m and l, keeps the rescale factor of O in state.correction.
 __device__ __forceinline__ void softmax_tile(float (&s_acc)[kBN / 2], RowState& state, const Consumer& me,
-                                             int row0, int key0, int n_q, int n_k, bool causal,
-                                             float scale_log2) {
-  if (key0 + kBN > n_k || (causal && key0 + kBN - 1 > row0 + n_k - n_q))
+                                             int key0, int n_q, int n_k, bool causal, float scale_log2) {
+  if (key0 + kBN > n_k || (causal && key0 + kBN - 1 > me.row0 + n_k - n_q))
     for (int j = 0; j < kBN / 8; ++j)
       for (int i = 0; i < 4; ++i) {
-        const int key = key0 + 8 * j + 2 * me.quad + i % 2, row = row0 + me.r + 8 * (i / 2);
+        const int key = key0 + 8 * j + 2 * me.quad + i % 2, row = me.row0 + me.r + 8 * (i / 2);
         if (key >= n_k || (causal && key > row + n_k - n_q)) s_acc[4 * j + i] = -INFINITY;
       }
   for (int h = 0; h < 2; ++h) {
@@ -165,16 +188,16 @@ __device__ __forceinline__ void pack_p(uint32_t (&p)[kBN / 16][4], const float (
     }
 }
 
-// o = O / l in bf16 and lse = m scale + log(l) for the thread's two rows of its group's 64 (first: row0);
+// o = O / l in bf16 and lse = m scale + log(l) for the thread's two rows;
 // a row that saw no key gets o = 0, lse = -inf.
 template <int D>
 __device__ void store_rows(const float (&o_acc)[D / 2], RowState& state, const Consumer& me, __nv_bfloat16* o,
-                           float* lse, int head, int row0, int n_q, float scale) {
+                           float* lse, int head, int n_q, float scale) {
   for (int h = 0; h < 2; ++h) {
     float l = state.l[h];
     l += __shfl_xor_sync(0xffffffff, l, 1);
     l += __shfl_xor_sync(0xffffffff, l, 2);
-    const int row = row0 + me.r + 8 * h;
+    const int row = me.row0 + me.r + 8 * h;
     if (row >= n_q) continue;
     const size_t at = static_cast<size_t>(head) * n_q + row;
     const float inv = l > 0 ? 1.f / l : 0.f;
@@ -183,6 +206,20 @@ __device__ void store_rows(const float (&o_acc)[D / 2], RowState& state, const C
           __floats2bfloat162_rn(o_acc[4 * j + 2 * h] * inv, o_acc[4 * j + 2 * h + 1] * inv);
     if (me.quad == 0) lse[at] = l > 0 ? state.m[h] * scale + logf(l) : -INFINITY;
   }
+}
+
+// A version's kernel, and its launch: blocks of 128 query rows x heads, the three tensor maps, the shared
+// memory of Shared<D>.
+using Kernel = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, __nv_bfloat16*, float*, int, int, float, bool);
+template <int D>
+void launch(Kernel kernel, const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
+            __nv_bfloat16* o, float* lse, int bh, int n_q, int n_k, float scale, bool causal) {
+  constexpr int bytes = kSharedBytes<D>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const dim3 grid((n_q + kBM - 1) / kBM, bh);
+  kernel<<<grid, kThreads, bytes>>>(tensor_map_3d_128b(q, bh, n_q, D, kBM),
+                                    tensor_map_3d_128b(k, bh, n_k, D, kBN),
+                                    tensor_map_3d_128b(v, bh, n_k, D, kBN), o, lse, n_q, n_k, scale, causal);
 }
 
 }  // namespace flash
