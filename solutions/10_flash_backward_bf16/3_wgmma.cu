@@ -151,11 +151,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
-      wgmma_rs<D, true>(dv_acc, p_frag[kk], smem_descriptor_mn(do_tile + kk * 16 * 64, kM * 128),
+      wgmma_rs<D, true>(dv_acc, p_frag[kk], smem_descriptor_mn_major(do_tile + kk * 16 * 64, kM * 128),
                         t > 0 || kk > 0);
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
-      wgmma_rs<D, true>(dk_acc, ds_frag[kk], smem_descriptor_mn(q_tile + kk * 16 * 64, kM * 128),
+      wgmma_rs<D, true>(dk_acc, ds_frag[kk], smem_descriptor_mn_major(q_tile + kk * 16 * 64, kM * 128),
                         t > 0 || kk > 0);
     wgmma_commit();
 
@@ -176,8 +176,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     float dq[D / 4];
     wgmma_fence();
     for (int kk = 0; kk < kN / 16; ++kk)
-      wgmma_ss<D / 2, true, true>(dq, smem_descriptor_mn(ds_tile + kk * 16 * 64, 0),
-                                  smem_descriptor_mn(k_cols + kk * 16 * 64, kN * 128), kk > 0);
+      wgmma_ss<D / 2, true, true>(dq, smem_descriptor_mn_major(ds_tile + kk * 16 * 64, 0),
+                                  smem_descriptor_mn_major(k_cols + kk * 16 * 64, kN * 128), kk > 0);
     wgmma_commit();
     wgmma_wait<1>();  // dV and dK's wgmma are done: the stage goes back to the producer
     if (lane == 0) mbarrier_arrive(&s.empty[stage]);
@@ -209,14 +209,14 @@ void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16*
             __nv_bfloat16* dv, int bh, int n_q, int n_k, float scale, bool causal) {
   constexpr int kBytes = sizeof(Shared<D>) + 1024;  // + alignment to 1024 (the 128B swizzle's period)
   cudaFuncSetAttribute(flash_bwd_wgmma<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
-  around_main_kernel<D>(
-      o, lse, dout, dq, bh * n_q, scale, [&](float* dq_accum, const float* delta, const float* lse_log2) {
-        const dim3 grid((n_k + kN - 1) / kN, bh);
-        flash_bwd_wgmma<D><<<grid, kThreads, kBytes>>>(
-            tensor_map_heads_128b(q, bh, n_q, D, kM), tensor_map_heads_128b(k, bh, n_k, D, kN),
-            tensor_map_heads_128b(v, bh, n_k, D, kN), tensor_map_heads_128b(dout, bh, n_q, D, kM), lse_log2,
-            delta, dq_accum, dk, dv, n_q, n_k, scale, causal);
-      });
+  around_main_kernel<D>(o, lse, dout, dq, bh * n_q, scale,
+                        [&](float* dq_accum, const float* delta, const float* lse_log2) {
+                          const dim3 grid((n_k + kN - 1) / kN, bh);
+                          flash_bwd_wgmma<D><<<grid, kThreads, kBytes>>>(
+                              tensor_map_3d_128b(q, bh, n_q, D, kM), tensor_map_3d_128b(k, bh, n_k, D, kN),
+                              tensor_map_3d_128b(v, bh, n_k, D, kN), tensor_map_3d_128b(dout, bh, n_q, D, kM),
+                              lse_log2, delta, dq_accum, dk, dv, n_q, n_k, scale, causal);
+                        });
 }
 
 }  // namespace

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "case_data.hpp"
-#include "judges.hpp"
-#include "judge_trial.hpp"
-#include "protocol.hpp"
 #include "families/attention_family.hpp"
+#include "judge_trial.hpp"
+#include "judges.hpp"
+#include "protocol.hpp"
 #include "verdict.hpp"
 
 using namespace puzzle;
@@ -257,6 +257,13 @@ TEST_CASE("outputs right for another problem get that problem's diagnosis, and r
   off_by_one.diagonal -= 1;
   CHECK(trial::all_ids(judged(top_left)) == "causal_top_left ");
   CHECK(trial::all_ids(judged(off_by_one)) == "causal_off_by_one ");
+
+  // A causal key loop one tile of 128 short: the case's one block of 64 rows sees keys 0..255 of 300.
+  const TestCase& long_keys = trial::case_named(flash(), "1x64x300x128_causal");
+  Shape tile_short = shape_of(long_keys.params);
+  tile_short.n_k = 256;  // one head: the first 256 rows of k and v are the keys it keeps
+  const Reference cut = reference_of(tile_short, qkv(long_keys));
+  CHECK(trial::all_ids(judge(long_keys, to_float(cut.o), to_float(cut.lse))) == "causal_tile_skipped ");
 
   const TestCase& scaled = trial::case_named(flash(), "scale_0.3");
   Shape usual = shape_of(scaled.params);

@@ -115,6 +115,57 @@ void wrong_mask(const Rows& rows, std::vector<Diagnosis>& out) {
   }
 }
 
+// The number of keys K, a multiple of 16 below the keys row `row` sees, such that its o and lse are right
+// for attention over its first K keys only (K = 0: o = 0, lse = -inf); -1 if none. The prefix's lse is
+// computed along the keys, o only where lse already agrees.
+int64_t keys_cut_at_tile(const Rows& rows, int64_t row) {
+  const Shape& s = rows.shape;
+  const int64_t head = row / s.n_q, seen = s.visible_keys(row % s.n_q);
+  std::vector<double> score(s.n_k);
+  attention::scores(s, (*rows.e.inputs)[0].data(), (*rows.e.inputs)[1].data(), head, row % s.n_q,
+                    score.data());
+  const float* v = (*rows.e.inputs)[2].data() + head * s.n_k * s.d;
+  double m = -INFINITY, l = 0;
+  for (int64_t cut = 0; cut < seen; cut += 16) {
+    for (int64_t j = std::max<int64_t>(cut - 16, 0); j < cut; ++j) {
+      const double m_new = std::max(m, score[j]);
+      l = l * std::exp(m - m_new) + std::exp(score[j] - m_new);
+      m = m_new;
+    }
+    if (!rows.ok(rows.lse(row), cut == 0 ? -INFINITY : m + std::log(l))) continue;
+    bool o_right = true;
+    for (int64_t c = 0; c < s.d && o_right; ++c) {
+      double o = 0;
+      for (int64_t j = 0; j < cut; ++j) o += std::exp(score[j] - m) / l * v[j * s.d + c];
+      o_right = rows.o_close(row, c, rows.o(row)[c], o);
+    }
+    if (o_right) return cut;
+  }
+  return -1;
+}
+
+// A causal key loop that stops a tile early: every wrong row is right for attention over its first K keys
+// only, K a multiple of 16 below the keys it sees (the start of the tile that holds its diagonal).
+void causal_tile_skipped(const Rows& rows, std::vector<Diagnosis>& out) {
+  const Shape& s = rows.shape;
+  if (!s.causal) return;
+  int64_t example = -1, example_keys = 0;
+  const bool explained = every_wrong_row(rows, [&](int64_t r) {
+    const int64_t keys = keys_cut_at_tile(rows, r);
+    if (keys >= 0 && example < 0) example = r, example_keys = keys;
+    return keys >= 0;
+  });
+  if (!explained) return;
+  out.push_back(
+      {"causal_tile_skipped",
+       "every wrong row is right for attention over only its first keys, up to a tile boundary "
+       "(query " +
+           std::to_string(example % s.n_q) + " of head " + std::to_string(example / s.n_q) + ": its first " +
+           std::to_string(example_keys) + " of the " + std::to_string(s.visible_keys(example % s.n_q)) +
+           " keys it sees): the causal loop stops a key tile early. A block of rows needs every tile "
+           "up to the one holding its last row's last key, min(row0 + rows, n_q) - 1 + n_k - n_q"});
+}
+
 void hard_coded_scale(const Rows& rows, std::vector<Diagnosis>& out) {
   Shape usual = rows.shape;
   usual.scale = 1 / std::sqrt(static_cast<double>(usual.d));
@@ -385,6 +436,7 @@ void flash_forward_diagnoses(const CaseEvidence& e, std::vector<Diagnosis>& out)
   missing_running_max(rows, out);
   empty_rows(rows, out);
   wrong_mask(rows, out);
+  if (out.size() == before) causal_tile_skipped(rows, out);
   hard_coded_scale(rows, out);
   lse_wrong_base(rows, out);
   if (out.size() == before) lse_unscaled_max(rows, out);
