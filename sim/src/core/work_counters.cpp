@@ -37,9 +37,9 @@ std::atomic<uint64_t> global_budget{0}, shared_budget{0};
 std::atomic<uint64_t> finished_accesses{0};
 std::atomic<uintptr_t> launch_kernel_pc{0};
 
-void add_access(BlockWorkCounts& work, bool global) {
-  ++work.accesses;
-  if (++(global ? work.global_accesses : work.shared_accesses) >
+void add_access(BlockWorkCounts& work, bool global, uint64_t n = 1) {
+  work.accesses += n;
+  if (((global ? work.global_accesses : work.shared_accesses) += n) >
       (global ? work.global_budget : work.shared_budget)) {
     work.cut_short = true;
     stop_running_block();
@@ -54,8 +54,8 @@ void detail::add(const ThreadState& thread, Kind kind, uint64_t n) {
   if (kind == Kind::global || kind == Kind::shared) add_access(work, kind == Kind::global);
 }
 
-void count_copy_access() {
-  if (counting() && current_thread()) add_access(*this_thread_work, true);
+void count_copy_access(size_t bytes) {
+  if (counting() && current_thread()) add_access(*this_thread_work, true, (bytes + 15) / 16);
 }
 
 void set_counting(bool on) {

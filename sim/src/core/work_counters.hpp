@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/context.hpp"
@@ -65,9 +66,10 @@ inline void count_tensor_op(uint64_t flops, bool wgmma = false) {
   if (wgmma) count(Kind::wgmma_flops, flops);
 }
 
-// A global access that is no lane's instruction (a bulk copy's row): towards the block's budget and the
-// sample's accesses, in no thread's work.
-void count_copy_access();
+// Global accesses that are no lane's instruction (a bulk copy's row of `bytes`): towards the block's
+// budget and the sample's accesses, in no thread's work, as many as the 16-byte loads or stores of threads
+// that would move those bytes. (Counted as one access a row, a TMA kernel's sample ran all 64 blocks.)
+void count_copy_access(size_t bytes);
 
 // A PC inside the running launch's kernel (its first global access's): which function the kernel is, for
 // the parent to ask nvcc's report about (a launch may name it by a template parameter).

@@ -284,7 +284,7 @@ void count_bulk_row(uintptr_t address, size_t bytes, bool store) {
     ++(store ? g.counts.store_sectors : g.counts.load_sectors);
   }
   (store ? g.counts.store_bytes : g.counts.load_bytes) += bytes;
-  work::count_copy_access();
+  work::count_copy_access(bytes);
 }
 
 void count_bulk_copy(bool store) {
