@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <map>
-#include <regex>
 
 namespace puzzle::cli {
 namespace {

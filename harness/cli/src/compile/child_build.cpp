@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 
 #include "compile/build_commands.hpp"
 #include "compile/content_hash.hpp"
@@ -20,6 +19,7 @@
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
+#include "support/text_pattern.hpp"
 #include "translate.hpp"
 
 namespace puzzle::cli {
@@ -39,10 +39,9 @@ struct LocalHeader {
 // The headers `text` includes with quotes that lie beside `file`, and theirs, each once: a test kernel's
 // shared header or a solution's changes the child as much as the file itself.
 void add_local_headers(const fs::path& file, const std::string& text, std::vector<LocalHeader>& found) {
-  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re", std::regex::multiline);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator();
-       ++it) {
-    const fs::path header = (file.parent_path() / (*it)[1].str()).lexically_normal();
+  static const TextPattern include(R"re(^\s*#\s*include\s*"([^"]+)")re", /*multiline=*/true);
+  for (const PatternMatch& m : include.find_all(text)) {
+    const fs::path header = (file.parent_path() / m[1]).lexically_normal();
     const auto same = [&](const LocalHeader& h) { return h.path == header; };
     if (std::find_if(found.begin(), found.end(), same) != found.end()) continue;
     auto header_text = read_text(header);

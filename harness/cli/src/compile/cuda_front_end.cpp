@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <regex>
 #include <sstream>
 
 #include "compile/build_commands.hpp"
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
+#include "support/text_pattern.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -60,19 +60,21 @@ struct Diagnostic {
 };
 
 std::vector<Diagnostic> clang_diagnostics(const std::string& output) {
-  static const std::regex head(R"re(^(.+):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)re"),
+  static const TextPattern head(R"re(^(.+):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)re"),
       count(R"re(^\d+ (warning|error)s?( and \d+ errors?)? generated)re");
   std::vector<Diagnostic> found;
   std::string pending;  // "In file included from" lines, which belong to the diagnostic after them
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
+    const auto m = line.starts_with("In file included from") ? std::nullopt : head.match(line);
+    const bool diagnostic = m.has_value();
     if (line.starts_with("In file included from")) {
       pending += line + "\n";
-    } else if (const bool diagnostic = std::regex_match(line, m, head); diagnostic && m[4] != "note") {
-      found.push_back({m[1], std::stoi(m[2]), std::stoi(m[3]), m[4], m[5], pending + line + "\n"});
+    } else if (diagnostic && (*m)[4] != "note") {
+      found.push_back(
+          {(*m)[1], std::stoi((*m)[2]), std::stoi((*m)[3]), (*m)[4], (*m)[5], pending + line + "\n"});
       pending.clear();
-    } else if (std::regex_search(line, count)) {
+    } else if (count.search(line)) {
       continue;  // "1 error generated when compiling for sm_80": the errors judged are what is shown
     } else if (diagnostic && !found.empty() && found.back().text.find(line + "\n") != std::string::npos) {
       continue;  // the same note again (one per overload of a shuffle the call cannot reach)
@@ -111,8 +113,8 @@ bool shared_variable_without_initializer(const Diagnostic& d) {
 // a __host__ __device__ function that a kernel calls calling a host function (#20011-D, std::max's
 // #20013-D).
 bool nvcc_only_warns(const Diagnostic& d) {
-  static const std::regex host_call("reference to __host__ function '.*' in __host__ __device__ function");
-  return std::regex_match(d.message, host_call) || shared_variable_without_initializer(d);
+  static const TextPattern host_call("reference to __host__ function '.*' in __host__ __device__ function");
+  return host_call.match(d.message) || shared_variable_without_initializer(d);
 }
 
 FrontEndVerdict judge_clang(CapturedRun run) {

@@ -1,7 +1,6 @@
 #include "compile/kernel_resources.hpp"
 
 #include <algorithm>
-#include <regex>
 
 #include "compile/child_build.hpp"
 #include "compile/cuda_front_end.hpp"
@@ -9,15 +8,16 @@
 #include "support/file_io.hpp"
 #include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_pattern.hpp"
 
 namespace puzzle::cli {
 
 namespace fs = std::filesystem;
 
 perf::KernelResources parse_ptxas_resources(const std::string& output) {
-  static const std::regex entry(R"(Compiling entry function '([^']+)')");
-  static const std::regex stack(R"((\d+) bytes stack frame, (\d+) bytes spill stores)");
-  static const std::regex used(R"(Used (\d+) registers)");
+  static const TextPattern entry(R"(Compiling entry function '([^']+)')");
+  static const TextPattern stack(R"((\d+) bytes stack frame, (\d+) bytes spill stores)");
+  static const TextPattern used(R"(Used (\d+) registers)");
   perf::KernelResources counts;
   std::string kernel;
   int stack_bytes = 0;
@@ -25,15 +25,14 @@ perf::KernelResources parse_ptxas_resources(const std::string& output) {
     const size_t end = std::min(output.find('\n', start), output.size());
     const std::string line = output.substr(start, end - start);
     start = end + 1;
-    std::smatch m;
-    if (std::regex_search(line, m, entry)) {
-      kernel = perf::kernel_spelling(demangled(m[1].str()));
+    if (const auto m = entry.search(line)) {
+      kernel = perf::kernel_spelling(demangled((*m)[1]));
       stack_bytes = 0;
-    } else if (!kernel.empty() && std::regex_search(line, m, stack)) {
+    } else if (const auto s = kernel.empty() ? std::nullopt : stack.search(line)) {
       // A frame of spilled registers is not one of arrays: only the latter is in the estimate.
-      stack_bytes = std::stoi(m[2].str()) == 0 ? std::stoi(m[1].str()) : 0;
-    } else if (!kernel.empty() && std::regex_search(line, m, used)) {
-      const perf::KernelResource resource{.registers = std::stoi(m[1].str()), .stack_bytes = stack_bytes};
+      stack_bytes = std::stoi((*s)[2]) == 0 ? std::stoi((*s)[1]) : 0;
+    } else if (const auto u = kernel.empty() ? std::nullopt : used.search(line)) {
+      const perf::KernelResource resource{.registers = std::stoi((*u)[1]), .stack_bytes = stack_bytes};
       counts[kernel] = resource;
       perf::KernelResource& bare = counts[perf::kernel_base_name(kernel)];
       bare.registers = std::max(bare.registers, resource.registers);

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
-#include <regex>
+
+#include "support/text_pattern.hpp"
 
 namespace puzzle::cli {
 
@@ -19,15 +20,14 @@ std::string lowercase(std::string text) {
 // Whether `name` is the puzzle's file under another name: "01_Row_Softmax.cu", "01_row_softmax (1).cu",
 // "01_row_softmax-2.cu", "01_row_softmax copy.cu", "row_softmax.cu" or "1-row-softmax.cu".
 bool near_name_of(const std::string& name, const PuzzleSpec& puzzle) {
-  static const std::regex copy_suffix(R"(( \(\d+\)|-\d+| copy( \d+)?)$)");
-  static const std::regex number_prefix(R"(^(\d+)[_ -]?)");
+  static const TextPattern copy_suffix(R"(( \(\d+\)|-\d+| copy( \d+)?)$)");
+  static const TextPattern number_prefix(R"(^(\d+)[_ -]?)");
   std::string stem = lowercase(name);
   if (!stem.ends_with(".cu")) return false;
-  stem = std::regex_replace(stem.substr(0, stem.size() - 3), copy_suffix, "");
-  std::smatch number;
-  if (std::regex_search(stem, number, number_prefix)) {
-    if (std::stoi(number[1]) != puzzle.id) return false;
-    stem = number.suffix();
+  stem = copy_suffix.replace(stem.substr(0, stem.size() - 3), "");
+  if (const auto number = number_prefix.search(stem)) {
+    if (std::stoi((*number)[1]) != puzzle.id) return false;
+    stem = stem.substr(number->end());
   }
   std::replace(stem.begin(), stem.end(), '-', '_');
   std::replace(stem.begin(), stem.end(), ' ', '_');

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "compare.hpp"
 #include "report/estimate_text.hpp"
 #include "report/text_format.hpp"
+#include "support/text_pattern.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -262,22 +262,23 @@ void ConsoleReport::case_details(const CaseReport& c) {
 std::string ConsoleReport::relative_paths(const std::string& text) const {
   // Every "FILE:LINE" of a source file, absolute ones made relative to where the learner stands, and a bare
   // file name that the same text also gives in full written the same way.
-  static const std::regex located(R"(([^\s(),:;]+\.(cu|cuh|cpp|hpp|h)):(\d+))");
+  static const TextPattern located(R"(([^\s(),:;]+\.(cu|cuh|cpp|hpp|h)):(\d+))");
+  const std::vector<PatternMatch> places = located.find_all(text);
   std::map<std::string, std::string> by_name;  // "k.cu" -> "puzzles/01/k.cu"
-  for (std::sregex_iterator m(text.begin(), text.end(), located), end; m != end; ++m) {
-    const std::filesystem::path file = (*m)[1].str();
+  for (const PatternMatch& m : places) {
+    const std::filesystem::path file = m[1];
     if (file.is_absolute()) by_name[file.filename().string()] = shown(file);
   }
   std::string out;
-  auto last = text.cbegin();
-  for (std::sregex_iterator m(text.begin(), text.end(), located), end; m != end; ++m) {
-    const std::filesystem::path file = (*m)[1].str();
-    out.append(last, (*m)[1].first);
+  size_t last = 0;
+  for (const PatternMatch& m : places) {
+    const std::filesystem::path file = m[1];
+    out.append(text, last, m.start(1) - last);
     const auto full = by_name.find(file.string());
     out += file.is_absolute() ? shown(file) : full != by_name.end() ? full->second : file.string();
-    last = (*m)[1].second;
+    last = m.end(1);
   }
-  out.append(last, text.cend());
+  out.append(text, last);
   return out;
 }
 

@@ -1,8 +1,9 @@
 #include "run/sanitizer_output.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <sstream>
+
+#include "support/text_pattern.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -10,9 +11,9 @@ namespace {
 constexpr std::string_view kPrefix = "=========";
 
 // "at kernel(args)+0x1b0 in /path/file.cu:42" (also racecheck's "... access at kernel+0x.. in file:line")
-const std::regex kLocation(R"(at (.+?)\+0x[0-9a-fA-F]+ in (.+):(\d+))");
-const std::regex kThread(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
-const std::regex kSummary(R"((?:ERROR|RACECHECK) SUMMARY: (?:\d+ hazards? displayed \()?(\d+) errors?)");
+const TextPattern kLocation(R"(at (.+?)\+0x[0-9a-fA-F]+ in (.+):(\d+))");
+const TextPattern kThread(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
+const TextPattern kSummary(R"((?:ERROR|RACECHECK) SUMMARY: (?:\d+ hazards? displayed \()?(\d+) errors?)");
 
 bool is_heading(const std::string& line) {
   return line.starts_with("COMPUTE-SANITIZER") || line.starts_with("Target application returned") ||
@@ -75,11 +76,10 @@ SanitizerOutput parse_sanitizer_output(const std::string& tool, const std::strin
       flush();
       continue;
     }
-    std::smatch m;
     if (is_heading(line)) {
       flush();
       // One summary per process: a fault that kills the context makes the parent start another child.
-      if (std::regex_search(line, m, kSummary)) out.errors = out.errors.value_or(0) + std::stoi(m[1]);
+      if (const auto m = kSummary.search(line)) out.errors = out.errors.value_or(0) + std::stoi((*m)[1]);
       continue;
     }
     if (!indented || !current) {
@@ -97,22 +97,24 @@ SanitizerOutput parse_sanitizer_output(const std::string& tool, const std::strin
       current = SanitizerFinding{.tool = tool, .message = prefixed ? line.substr(line.find(": ") + 2) : line};
       current->severity = warning ? "warning" : "error";
       current->kind = sanitizer_kind(current->message);
-      if (std::regex_search(line, m, kLocation)) {  // racecheck puts the first access on the same line
-        current->kernel = m[1];
-        current->file = m[2];
-        current->line = std::stoi(m[3]);
+      if (const auto m = kLocation.search(line)) {  // racecheck puts the first access on the same line
+        current->kernel = (*m)[1];
+        current->file = (*m)[2];
+        current->line = std::stoi((*m)[3]);
         current->message = current->message.substr(0, current->message.find(" at "));
       }
       continue;
     }
     if (is_noise(line)) continue;
-    if (current->file.empty() && std::regex_search(line, m, kLocation)) {
-      current->kernel = m[1];
-      current->file = m[2];
-      current->line = std::stoi(m[3]);
-    } else if (current->thread.empty() && std::regex_search(line, m, kThread)) {
-      current->thread = m[1];
-      current->block = m[2];
+    const auto location = current->file.empty() ? kLocation.search(line) : std::nullopt;
+    const auto thread = !location && current->thread.empty() ? kThread.search(line) : std::nullopt;
+    if (location) {
+      current->kernel = (*location)[1];
+      current->file = (*location)[2];
+      current->line = std::stoi((*location)[3]);
+    } else if (thread) {
+      current->thread = (*thread)[1];
+      current->block = (*thread)[2];
     } else {
       current->details.push_back(line);
     }

@@ -1,9 +1,9 @@
 #include "run/sim_messages.hpp"
 
-#include <regex>
 #include <sstream>
 
 #include "support/subprocess.hpp"
+#include "support/text_pattern.hpp"
 
 namespace puzzle::cli {
 
@@ -34,12 +34,12 @@ std::optional<std::string> symbolize(const std::filesystem::path& program, std::
 }
 
 std::string locate_crash(const std::string& crash_message, const std::filesystem::path& program) {
-  static const std::regex pc(R"(pc (0x[0-9a-fA-F]+))");
-  std::smatch match;
-  if (!std::regex_search(crash_message, match, pc)) return crash_message;
-  const auto where = symbolize(program, match[1].str());
+  static const TextPattern pc(R"(pc (0x[0-9a-fA-F]+))");
+  const auto match = pc.search(crash_message);
+  if (!match) return crash_message;
+  const auto where = symbolize(program, (*match)[1]);
   if (!where) return crash_message;
-  return match.prefix().str() + "at " + *where + match.suffix().str();
+  return crash_message.substr(0, match->start()) + "at " + *where + crash_message.substr(match->end());
 }
 
 }  // namespace puzzle::cli
