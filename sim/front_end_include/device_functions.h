@@ -14,8 +14,10 @@ PUZZLE_ATOMIC_SCOPES(atomicAdd, unsigned int)
 PUZZLE_ATOMIC_SCOPES(atomicAdd, unsigned long long)
 PUZZLE_ATOMIC_SCOPES(atomicAdd, float)
 PUZZLE_ATOMIC_SCOPES(atomicAdd, double)
+#if __CUDA_ARCH__ >= 900  // sm_90's vector adds: nvcc declares them for sm_90 and later only
 PUZZLE_ATOMIC_SCOPES(atomicAdd, float2)
 PUZZLE_ATOMIC_SCOPES(atomicAdd, float4)
+#endif
 PUZZLE_ATOMIC_SCOPES(atomicSub, int)
 PUZZLE_ATOMIC_SCOPES(atomicSub, unsigned int)
 PUZZLE_ATOMIC_SCOPES(atomicExch, int)

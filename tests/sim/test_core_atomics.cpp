@@ -144,3 +144,46 @@ TEST_CASE("atomicInc and atomicDec wrap like CUDA's; 16-bit atomicCAS touches it
   CHECK(counters[2] == (9u << 16 | 0xABCD));
   CHECK(seen[26] == 3u);
 }
+
+namespace {
+
+// sm_90's vector adds: every element of every add arrives.
+void add_vectors(float* sums) {
+  atomicAdd(reinterpret_cast<float2*>(sums), make_float2(1.0f, 2.0f));
+  atomicAdd(reinterpret_cast<float4*>(sums + 4), make_float4(1.0f, 2.0f, 3.0f, 4.0f));
+}
+
+void add_float2_at(float* x) {
+  atomicAdd(reinterpret_cast<float2*>(x + 1), make_float2(1.0f, 1.0f));
+}
+
+}  // namespace
+
+TEST_CASE("float2 and float4 atomicAdd add each element; a float2 4 bytes off is misaligned") {
+  using memory_test::GuardedBuffer;
+  SUBCASE("256 blocks of 256 threads") {
+    GuardedBuffer sums(std::vector<float>(8, 0.0f), "sums");
+    const auto report = memory_test::checked([&] {
+      ::sim::launch(::sim::LaunchConfig(kAtomicBlocks, kAtomicThreads), "add_vectors",
+                    [=, p = sums.get()]() { add_vectors(p); });
+    });
+    CHECK_MESSAGE(report.findings.empty(), memory_test::kinds(report));
+    constexpr float n = kAtomicBlocks * kAtomicThreads;
+    const std::vector<float> expected = {n, 2 * n, 0, 0, n, 2 * n, 3 * n, 4 * n};
+    CHECK(sums.download() == expected);
+  }
+  SUBCASE("misaligned: the block stops") {
+    GuardedBuffer x(std::vector<float>(4, 0.0f), "x");
+    const auto report = memory_test::checked([&] {
+      ::sim::launch(::sim::LaunchConfig(1, 1), "add_float2_at", [=, p = x.get()]() { add_float2_at(p); });
+    });
+    const auto found = memory_test::of_kind(report, "misaligned_access");
+    REQUIRE_MESSAGE(found.size() == 1, memory_test::kinds(report));
+    CHECK_MESSAGE(
+        found[0].message.find("8 bytes at x + 4 bytes is not aligned to 8 bytes") != std::string::npos,
+        found[0].message);
+    CHECK(x.download() == std::vector<float>(4, 0.0f));
+    CHECK(cudaDeviceSynchronize() == cudaErrorMisalignedAddress);
+    cudaDeviceReset();
+  }
+}

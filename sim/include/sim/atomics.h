@@ -3,6 +3,8 @@
 #pragma once
 #include <source_location>
 
+#include "../vector_types.h"
+
 #define SIM_ATOMIC(name, T) \
   T name(T* address, T val, std::source_location where = std::source_location::current());
 
@@ -11,6 +13,10 @@ SIM_ATOMIC(atomicAdd, unsigned int)
 SIM_ATOMIC(atomicAdd, unsigned long long)
 SIM_ATOMIC(atomicAdd, float)
 SIM_ATOMIC(atomicAdd, double)
+// sm_90's vector adds (the simulator models an H100): each element is added atomically, the vector as a
+// whole is not one atomic access; the address must be aligned to the vector's size.
+SIM_ATOMIC(atomicAdd, float2)
+SIM_ATOMIC(atomicAdd, float4)
 SIM_ATOMIC(atomicSub, int)
 SIM_ATOMIC(atomicSub, unsigned int)
 SIM_ATOMIC(atomicExch, int)

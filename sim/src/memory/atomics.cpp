@@ -54,6 +54,22 @@ SIM_ATOMIC_FETCH(atomicXor, unsigned int, fetch_xor)
 SIM_ATOMIC_FETCH(atomicXor, unsigned long long, fetch_xor)
 #undef SIM_ATOMIC_FETCH
 
+// One access of the vector's size for the checker (its alignment, races, traffic), then an atomic add per
+// element, as on sm_90.
+float2 atomicAdd(float2* address, float2 val, std::source_location where) {
+  sim::memory::on_atomic(address, sizeof(float2), where);
+  return {std::atomic_ref<float>(address->x).fetch_add(val.x, kRelaxed),
+          std::atomic_ref<float>(address->y).fetch_add(val.y, kRelaxed)};
+}
+
+float4 atomicAdd(float4* address, float4 val, std::source_location where) {
+  sim::memory::on_atomic(address, sizeof(float4), where);
+  return {std::atomic_ref<float>(address->x).fetch_add(val.x, kRelaxed),
+          std::atomic_ref<float>(address->y).fetch_add(val.y, kRelaxed),
+          std::atomic_ref<float>(address->z).fetch_add(val.z, kRelaxed),
+          std::atomic_ref<float>(address->w).fetch_add(val.w, kRelaxed)};
+}
+
 #define SIM_ATOMIC_MIN_MAX(T)                                                      \
   T atomicMin(T* address, T val, std::source_location where) {                     \
     return update(address, where, [val](T old) { return val < old ? val : old; }); \
