@@ -18,6 +18,7 @@
 //   barrier.cluster.arrive[.release|.relaxed][.aligned];  barrier.cluster.wait[.acquire][.aligned]
 //   mapa.shared::cluster.u32 d, a, cta;  mov.{u32,b32} d, a|%%special
 //   setp.{eq,ne,lt,le,gt,ge}.{b32,u32,s32} p, a, b;  selp.{b32,u32,s32} d, a, b, p
+//   ex2.approx[.ftz].f32 d, a
 #include <algorithm>
 #include <initializer_list>
 
@@ -211,6 +212,13 @@ bool classify_scalar(Instruction& ins, const std::vector<std::string_view>& q, s
     why = "the simulator models mov.{b32,u32,s32} (of a register, a number or a cluster special register)";
     return false;
   }
+  if (q[0] == "ex2") {
+    ins.opcode = Opcode::ex2;
+    ins.flush_subnormals = q.size() == 4 && q[2] == "ftz";
+    if (q.size() == (ins.flush_subnormals ? 4u : 3u) && q[1] == "approx" && q.back() == "f32") return true;
+    why = "the simulator models ex2.approx.f32 and ex2.approx.ftz.f32";
+    return false;
+  }
   ins.opcode = Opcode::mapa;
   if (q.size() == 3 && q[1] == "shared::cluster" && q[2] == "u32") return true;
   why = "the simulator models mapa.shared::cluster.u32";
@@ -248,6 +256,8 @@ std::string_view hopper_shape(const Instruction& ins) {
       return "rx";
     case Opcode::mapa:
       return "rnn";
+    case Opcode::ex2:
+      return "rn";
     default:
       return "";
   }
@@ -327,7 +337,7 @@ bool classify_hopper(Instruction& ins, const std::vector<std::string_view>& q, s
     why = "the simulator models barrier.cluster.arrive and barrier.cluster.wait (for a cluster of one block)";
     return false;
   }
-  if (one_of(op, {"setp", "selp", "mov", "mapa"})) return classify_scalar(ins, q, why);
+  if (one_of(op, {"setp", "selp", "mov", "mapa", "ex2"})) return classify_scalar(ins, q, why);
   return false;  // none of Hopper's: `why` stays empty
 }
 

@@ -216,10 +216,9 @@ bool classify(Instruction& ins, std::string& why) {
     return ok;
   }
   why =
-      "the simulator models mma.sync (m16n8k16, m16n8k8), ldmatrix, cp.async and Hopper's wgmma, mbarrier, "
-      "cp.async.bulk.tensor, fence.proxy.async and setmaxnreg (sim/translate/ptx_syntax.hpp); no other "
-      "inline "
-      "PTX";
+      "the simulator models mma.sync (m16n8k16, m16n8k8), ldmatrix, cp.async, Hopper's wgmma, mbarrier, "
+      "cp.async.bulk.tensor, fence.proxy.async and setmaxnreg, and ex2.approx "
+      "(sim/translate/ptx_syntax.hpp); no other inline PTX";
   return false;
 }
 

@@ -10,7 +10,8 @@
 //   wgmma.mma_async / fence / commit_group / wait_group, mbarrier.init / arrive / expect_tx / try_wait,
 //   fence.mbarrier_init and fence.proxy.async, cp.async.bulk.tensor loads and stores with
 //   cp.async.bulk.commit_group / wait_group, setmaxnreg, and for a cluster of one block: barrier.cluster,
-//   mapa and the cluster special registers; with the scalar setp, selp and mov they are written with.
+//   mapa and the cluster special registers; with the scalar setp, selp and mov they are written with,
+//   and ex2.approx[.ftz].f32 (the special-function unit's exp2, as --use_fast_math's exp2f compiles).
 // A statement may declare registers of its own (`.reg .pred p;`), which its instructions then name.
 #pragma once
 #include <cstdint>
@@ -48,6 +49,7 @@ enum class Opcode {
   selp,
   mov,
   mapa,
+  ex2,
 };
 enum class OperandType { f16, bf16, tf32 };  // of an mma's or wgmma's A and B
 enum class Comparison { eq, ne, lt, le, gt, ge };
@@ -99,6 +101,7 @@ struct Instruction {
   bool increase = false;        // setmaxnreg.inc
   Comparison comparison = Comparison::eq;  // setp
   bool is_signed = false;                  // setp, selp: .s32
+  bool flush_subnormals = false;           // ex2 .ftz
   std::vector<OperandText> operands;
 };
 

@@ -60,6 +60,29 @@ TEST_CASE("fast-math intrinsics are close to the precise functions, like the GPU
   CHECK(CUDART_PI_F == doctest::Approx(3.14159265f));
 }
 
+TEST_CASE("ex2.approx as inline PTX: 2^x; .ftz reads and writes subnormals as zero") {
+  const float in[] = {-3.0f, 0.0f, 0.5f, 10.0f, -INFINITY, 0x1p-140f, -130.0f};
+  float ftz[7], plain[7];
+  float* f = ftz;
+  float* p = plain;
+  const float* x = in;
+  ::sim::launch(::sim::LaunchConfig(1, 7), "ex2", [=]() {
+    const int i = threadIdx.x;
+    ::sim::ptx::execute("ex2.approx.ftz.f32 %0, %1;",
+                        {::sim::ptx::output<'f'>(f[i]), ::sim::ptx::input<'f'>(x[i])});
+    ::sim::ptx::execute("ex2.approx.f32 %0, %1;",
+                        {::sim::ptx::output<'f'>(p[i]), ::sim::ptx::input<'f'>(x[i])});
+  });
+  CHECK(ftz[0] == 0.125f);
+  CHECK(ftz[1] == 1.0f);
+  CHECK(ftz[2] == doctest::Approx(std::sqrt(2.0f)).epsilon(1e-6));
+  CHECK(ftz[3] == 1024.0f);
+  CHECK(ftz[4] == 0.0f);                      // the softmax's masked scores
+  CHECK(ftz[5] == 1.0f);                      // a subnormal input reads as 0
+  CHECK(ftz[6] == 0.0f);                      // 2^-130 is subnormal: flushed
+  CHECK(plain[6] == std::ldexp(1.0f, -130));  // kept without .ftz
+}
+
 TEST_CASE("float-to-integer conversions round as asked and saturate") {
   CHECK(__float2int_rn(2.5f) == 2);
   CHECK(__float2int_rn(3.5f) == 4);

@@ -100,6 +100,9 @@ TEST_CASE("Hopper's asynchronous path as puzzle 11's wrappers write it is modell
     CAPTURE(op);
     CHECK(translation_errors(std::string("asm volatile(\"") + op + "\" :: \"r\"(x));").size() == 1);
   }
+  // The special-function unit's exp2 of one float, as --use_fast_math's exp2f compiles; not a packed one.
+  CHECK(translation_errors("asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));").empty());
+  CHECK(translation_errors("asm(\"ex2.approx.ftz.f16x2 %0, %1;\" : \"=r\"(y) : \"r\"(x));").size() == 1);
 }
 
 TEST_CASE(

@@ -1,10 +1,13 @@
 // Hopper's instructions by opcode (ptx/hopper.hpp), and the small ones: fences, setmaxnreg, a cluster of
 // one block (the simulator runs no clusters of several blocks: every block is CTA 0 of its own), and the
-// scalar setp, selp, mov and mapa that the wrappers around them are written with.
+// scalar setp, selp, mov and mapa that the wrappers around them are written with, and ex2.
 #include "ptx/hopper.hpp"
 
+#include <bit>
+#include <cmath>
 #include <string>
 
+#include "core/work_counters.hpp"
 #include "diagnostics/describe.hpp"
 #include "diagnostics/store.hpp"
 #include "execution/block_runner.hpp"
@@ -63,6 +66,17 @@ bool compare(Comparison c, uint32_t a, uint32_t b, bool is_signed) {
   return false;
 }
 
+// 2^a on the special-function unit; .ftz reads and writes subnormals as zeros of their sign.
+void run_ex2(const Bound& bound) {
+  const Instruction& ins = bound.instruction();
+  const auto flush = [&](float x) {
+    return ins.flush_subnormals && std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.f, x) : x;
+  };
+  const float a = flush(std::bit_cast<float>(static_cast<uint32_t>(bound.value(ins.operands[1], "f"))));
+  work::count(work::Kind::special);
+  bound.write(ins.operands[0], 0, std::bit_cast<uint32_t>(flush(std::exp2(a))));
+}
+
 void run_scalar(const Bound& bound) {
   const Instruction& ins = bound.instruction();
   const auto& ops = ins.operands;
@@ -74,6 +88,8 @@ void run_scalar(const Bound& bound) {
       return bound.write(ops[0], 0, u32(3) != 0 ? u32(1) : u32(2));
     case Opcode::mov:
       return bound.write(ops[0], 0, u32(1));
+    case Opcode::ex2:
+      return run_ex2(bound);
     default:  // mapa: the same place in another CTA of the cluster
       if (u32(2) != 0)
         bound.fail("asm_not_modelled",
