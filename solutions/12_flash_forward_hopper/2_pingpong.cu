@@ -1,5 +1,5 @@
 // Puzzle 12 · Flash attention forward on Hopper — version 2: two consumer warp groups in ping-pong.
-// Changes over version 1:
+// Over 1_clear.cu:
 //   - a block takes 128 query rows: two consumer warp groups of 64 rows each share every K and V tile, so
 //     K and V are read from global memory half as often;
 //   - the two take turns at the tensor cores (two mbarriers, `turn`): while one issues its S = Q K^T or

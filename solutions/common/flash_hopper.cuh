@@ -12,25 +12,27 @@ namespace {
 namespace flash {
 
 constexpr int kBM = 128, kBN = 128, kThreads = 3 * 128;
-constexpr int stages(int d) {  // what fits in shared memory: 144 KiB at d = 64, 160 KiB at d = 128
+// Stages of K and V by default: 4 at d = 64 (144 KiB of shared memory), 2 at d = 128 (160 KiB; 3 take 224
+// of the 227 KiB a block may have).
+constexpr int stages(int d) {
   return d == 64 ? 4 : 2;
 }
 
-template <int D>
+template <int D, int S = stages(D)>
 struct Shared {  // 1024-byte aligned: the 128B swizzle repeats every 8 rows of 128 bytes
-  static constexpr int kStages = stages(D);
+  static constexpr int kStages = S;
   __nv_bfloat16 q[D / 64][kBM * 64];  // d = 128: two boxes of 64 columns, kBM rows each
   __nv_bfloat16 k[kStages][D / 64][kBN * 64];
   __nv_bfloat16 v[kStages][D / 64][kBN * 64];
   uint64_t q_full, full[kStages], empty[kStages];
   uint64_t turn[2];  // turn[g]: consumer g may issue its wgmma
 };
-template <int D>
-constexpr int kSharedBytes = sizeof(Shared<D>) + 1024;  // + room to align
+template <int D, int S = stages(D)>
+constexpr int kSharedBytes = sizeof(Shared<D, S>) + 1024;  // + room to align
 
-template <int D>
-__device__ Shared<D>& shared_of(uint8_t* bytes) {
-  return *reinterpret_cast<Shared<D>*>((reinterpret_cast<uintptr_t>(bytes) + 1023) & ~uintptr_t{1023});
+template <int D, int S = stages(D)>
+__device__ Shared<D, S>& shared_of(uint8_t* bytes) {
+  return *reinterpret_cast<Shared<D, S>*>((reinterpret_cast<uintptr_t>(bytes) + 1023) & ~uintptr_t{1023});
 }
 
 // The key tiles the block's rows see: all of them, or (causal) up to the one holding the last row's last
@@ -49,10 +51,10 @@ __device__ __forceinline__ int block_row0(bool causal) {
 
 // One thread: full[s] counts the producer's arrival and the stage's bytes, empty[s] one arrival per
 // consumer warp (8), turn[g] one per warp of the other consumer (4).
-template <int D>
-__device__ void init_barriers(Shared<D>& s) {
+template <int D, int S>
+__device__ void init_barriers(Shared<D, S>& s) {
   mbarrier_init(&s.q_full, 1);
-  for (int i = 0; i < Shared<D>::kStages; ++i) {
+  for (int i = 0; i < S; ++i) {
     mbarrier_init(&s.full[i], 1);
     mbarrier_init(&s.empty[i], 8);
   }
@@ -62,10 +64,10 @@ __device__ void init_barriers(Shared<D>& s) {
 
 // The producer (one thread): Q once, then K and V of tile t into stage t % kStages once both consumers
 // are done with tile t - kStages.
-template <int D>
-__device__ void produce(Shared<D>& s, const CUtensorMap* q_map, const CUtensorMap* k_map,
+template <int D, int S>
+__device__ void produce(Shared<D, S>& s, const CUtensorMap* q_map, const CUtensorMap* k_map,
                         const CUtensorMap* v_map, int head, int row0, int tiles) {
-  constexpr int kStages = Shared<D>::kStages;
+  constexpr int kStages = S;
   mbarrier_arrive_expect_tx(&s.q_full, sizeof(s.q));
   for (int box = 0; box < D / 64; ++box) tma_load_3d(s.q[box], q_map, &s.q_full, box * 64, row0, head);
   for (int t = 0; t < tiles; ++t) {
@@ -110,9 +112,10 @@ __device__ __forceinline__ Consumer consumer_of(uint64_t (&turn)[2], int block_r
 // What every version's block does first: one thread sets up the barriers; the producer warp group gives
 // its registers away and its first thread does all the loading; the consumers take the registers. True
 // for a consumer thread.
-template <int D>
-__device__ __forceinline__ bool start_block(Shared<D>& s, const CUtensorMap* q_map, const CUtensorMap* k_map,
-                                            const CUtensorMap* v_map, int head, int row0, int tiles) {
+template <int D, int S>
+__device__ __forceinline__ bool start_block(Shared<D, S>& s, const CUtensorMap* q_map,
+                                            const CUtensorMap* k_map, const CUtensorMap* v_map, int head,
+                                            int row0, int tiles) {
   if (threadIdx.x == 0) init_barriers(s);
   __syncthreads();
   if (threadIdx.x < 128) {
@@ -125,16 +128,16 @@ __device__ __forceinline__ bool start_block(Shared<D>& s, const CUtensorMap* q_m
 }
 
 // The descriptors of one 16-wide slice: Q's (this consumer's 64 rows) and K's along d, V's along keys.
-template <int D>
-__device__ __forceinline__ uint64_t q_descriptor(Shared<D>& s, int group, int kk) {
+template <int D, int S>
+__device__ __forceinline__ uint64_t q_descriptor(Shared<D, S>& s, int group, int kk) {
   return smem_descriptor(&s.q[kk / 64][group * 64 * 64 + kk % 64]);
 }
-template <int D>
-__device__ __forceinline__ uint64_t k_descriptor(Shared<D>& s, int stage, int kk) {
+template <int D, int S>
+__device__ __forceinline__ uint64_t k_descriptor(Shared<D, S>& s, int stage, int kk) {
   return smem_descriptor(&s.k[stage][kk / 64][kk % 64]);
 }
-template <int D>
-__device__ __forceinline__ uint64_t v_descriptor(Shared<D>& s, int stage, int kk) {
+template <int D, int S>
+__device__ __forceinline__ uint64_t v_descriptor(Shared<D, S>& s, int stage, int kk) {
   return smem_descriptor_mn_major(&s.v[stage][0][kk * 64], sizeof(s.v[0][0]));
 }
 
@@ -209,12 +212,12 @@ __device__ void store_rows(const float (&o_acc)[D / 2], RowState& state, const C
 }
 
 // A version's kernel, and its launch: blocks of 128 query rows x heads, the three tensor maps, the shared
-// memory of Shared<D>.
+// memory of Shared<D, S>.
 using Kernel = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, __nv_bfloat16*, float*, int, int, float, bool);
-template <int D>
+template <int D, int S = stages(D)>
 void launch(Kernel kernel, const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
             __nv_bfloat16* o, float* lse, int bh, int n_q, int n_k, float scale, bool causal) {
-  constexpr int bytes = kSharedBytes<D>;
+  constexpr int bytes = kSharedBytes<D, S>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   const dim3 grid((n_q + kBM - 1) / kBM, bh);
   kernel<<<grid, kThreads, bytes>>>(tensor_map_3d_128b(q, bh, n_q, D, kBM),
