@@ -28,8 +28,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "../common/flash_bwd_rows.cuh"
 #include "../common/tensor_core_ptx.cuh"
+#include "flash_bwd_rows.cuh"
 
 namespace {
 

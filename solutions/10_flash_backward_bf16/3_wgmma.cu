@@ -14,16 +14,17 @@
 //   - the operands the products read transposed (dO and Q for dV and dK, dS and K for dQ) are read
 //     MN-major by the wgmma's transpose bits, no ldmatrix .trans.
 // The masks, the fp32 dQ accumulator and the kernels before and after (flash_bwd_rows.cuh) are
-// 2_fa2_tiles.cu's. The kernel is ../common/flash_bwd_wgmma.cuh, shared with versions 4 and 5: here with
-// tiles of 64 queries and one atomicAdd per float of dQ.
+// 2_fa2_tiles.cu's. The kernel is wgmma.cuh, shared with versions 4 and 5: here with tiles of 64 queries
+// and one atomicAdd per float of dQ (QueryTiles64, ScalarDqAtomics).
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
-#include "../common/flash_bwd_wgmma.cuh"
+#include "wgmma.cuh"
 
 void flash_bwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                     const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq,
                     __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q, int n_k, int d, float scale,
                     bool causal) {
-  flash_bwd_wgmma_versions<64, false>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, d, scale, causal);
+  flash_bwd_wgmma_versions<QueryTiles64, ScalarDqAtomics>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, d,
+                                                          scale, causal);
 }

@@ -7,11 +7,13 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
-#include "../common/flash_bwd_wgmma.cuh"
+#include "float2_dq_atomics.cuh"
+#include "wgmma.cuh"
 
 void flash_bwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                     const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq,
                     __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q, int n_k, int d, float scale,
                     bool causal) {
-  flash_bwd_wgmma_versions<64, true>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, d, scale, causal);
+  flash_bwd_wgmma_versions<QueryTiles64, Float2DqAtomics>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, d,
+                                                          scale, causal);
 }

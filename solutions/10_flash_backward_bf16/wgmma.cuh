@@ -1,9 +1,9 @@
 // Puzzle 10's Hopper kernel (flash attention backward in bf16, versions 3 to 5): one block per 128 keys,
 // a producer warp and two consumer warp groups of 64 keys each, the five products as wgmma. 3_wgmma.cu
-// says how it works; the versions after it differ in two choices, its template parameters:
-//   - kM, the queries per tile: 64 (S^T and dP^T m64n64 per warp group, dQ split by columns), or 128
-//     (m64n128, dQ split by rows: each warp group 64 of the 128 queries, all d columns);
-//   - kVectorDq: dQ added to dq_accum one float at a time (atomicAdd), or two (sm_90's float2 atomicAdd).
+// says how it works; the versions after it differ in two choices, the entry point's template parameters:
+//   - Tiles, the queries per tile at each d: 64 (S^T and dP^T m64n64 per warp group, dQ split by columns),
+//     or 128 (m64n128, dQ split by rows: each warp group 64 of the 128 queries, all d columns);
+//   - DqAtomics, how dQ is added to dq_accum: one float at a time (here), or two (float2_dq_atomics.cuh).
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -11,10 +11,21 @@
 #include <cmath>
 #include <cstdint>
 
+#include "../common/hopper_ptx.cuh"
 #include "flash_bwd_rows.cuh"
-#include "hopper_ptx.cuh"
 
 namespace {
+
+// Versions 3 and 4's tiles: 64 queries at both head dims.
+struct QueryTiles64 {
+  static constexpr int queries(int) { return 64; }
+};
+
+// Version 3's dQ: one atomicAdd per float.
+struct ScalarDqAtomics {
+  static constexpr int kFloats = 1;
+  static __device__ void add(float* at, const float* values) { atomicAdd(at, values[0]); }
+};
 
 constexpr int kN = 128;        // keys per block
 constexpr int kStages = 2;     // Q, dO, lse and D tiles in flight
@@ -30,7 +41,7 @@ struct Shared {
   uint64_t kv_full, full[kStages], empty[kStages], ds_ready[2];
 };
 
-template <int D, int kM, bool kVectorDq>
+template <int D, int kM, class DqAtomics>
 __global__ void __launch_bounds__(kThreads, 1)
     flash_bwd_wgmma(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                     const __grid_constant__ CUtensorMap v_map, const __grid_constant__ CUtensorMap do_map,
@@ -176,17 +187,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_wait<1>();  // dV and dK's wgmma are done: the stage goes back to the producer
     if (lane == 0) mbarrier_arrive(&s.empty[stage]);
     wgmma_wait<0>();
-    constexpr int kStep = kVectorDq ? 2 : 1;  // floats an atomic adds
 #pragma unroll
-    for (int e = 0; e < kDqN / 2; e += kStep) {
+    for (int e = 0; e < kDqN / 2; e += DqAtomics::kFloats) {
       const int query = q0 + 64 * dq_box + 16 * warp + g + 8 * (e % 4 / 2);
       if (query >= n_q) continue;
       float* at =
           dq_accum + (static_cast<size_t>(head) * n_q + query) * D + dq_col0 + 8 * (e / 4) + 2 * tq + e % 2;
-      if constexpr (kVectorDq)
-        atomicAdd(reinterpret_cast<float2*>(at), make_float2(dq[e], dq[e + 1]));
-      else
-        atomicAdd(at, dq[e]);
+      DqAtomics::add(at, &dq[e]);
     }
   }
 
@@ -201,33 +208,35 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-template <int D, int kM, bool kVectorDq>
+template <int D, int kM, class DqAtomics>
 void launch_wgmma(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                   const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout, __nv_bfloat16* dq,
                   __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q, int n_k, float scale, bool causal) {
   constexpr int kBytes = sizeof(Shared<D, kM>) + 1024;  // + alignment to 1024 (the 128B swizzle's period)
-  cudaFuncSetAttribute(flash_bwd_wgmma<D, kM, kVectorDq>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  cudaFuncSetAttribute(flash_bwd_wgmma<D, kM, DqAtomics>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        kBytes);
   around_main_kernel<D>(o, lse, dout, dq, bh * n_q, scale,
                         [&](float* dq_accum, const float* delta, const float* lse_log2) {
                           const dim3 grid((n_k + kN - 1) / kN, bh);
-                          flash_bwd_wgmma<D, kM, kVectorDq><<<grid, kThreads, kBytes>>>(
+                          flash_bwd_wgmma<D, kM, DqAtomics><<<grid, kThreads, kBytes>>>(
                               tensor_map_3d_128b(q, bh, n_q, D, kM), tensor_map_3d_128b(k, bh, n_k, D, kN),
                               tensor_map_3d_128b(v, bh, n_k, D, kN), tensor_map_3d_128b(dout, bh, n_q, D, kM),
                               lse_log2, delta, dq_accum, dk, dv, n_q, n_k, scale, causal);
                         });
 }
 
-// The puzzle's entry point for versions 3 to 5: kM64 queries a tile at d = 64, 64 at d = 128.
-template <int kM64, bool kVectorDq>
+// The puzzle's entry point for versions 3 to 5.
+template <class Tiles, class DqAtomics>
 void flash_bwd_wgmma_versions(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                               const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout,
                               __nv_bfloat16* dq, __nv_bfloat16* dk, __nv_bfloat16* dv, int bh, int n_q,
                               int n_k, int d, float scale, bool causal) {
   if (d == 64)
-    launch_wgmma<64, kM64, kVectorDq>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
+    launch_wgmma<64, Tiles::queries(64), DqAtomics>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale,
+                                                    causal);
   if (d == 128)
-    launch_wgmma<128, 64, kVectorDq>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale, causal);
+    launch_wgmma<128, Tiles::queries(128), DqAtomics>(q, k, v, o, lse, dout, dq, dk, dv, bh, n_q, n_k, scale,
+                                                      causal);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // What surrounds the main kernel of puzzle 10's fast versions (flash attention backward in bf16): before
 // it, D = rowsum(dO * O) and lse log2(e) per query row; after it, dq = bf16(scale * dq_accum). One copy for
-// versions 2 to 5 (2_fa2_tiles.cu, flash_bwd_wgmma.cuh), which differ only in the main kernel.
+// versions 2 to 5 (2_fa2_tiles.cu, wgmma.cuh), which differ only in the main kernel.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "tensor_core_ptx.cuh"
+#include "../common/tensor_core_ptx.cuh"
 
 namespace {
 
