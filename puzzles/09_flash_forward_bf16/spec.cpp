@@ -11,7 +11,7 @@ namespace puzzle::puzzles {
 
 PuzzleSpec flash_forward_bf16() {
   using namespace attention;
-  return {
+  return forward_16bit_spec({
       .id = 9,
       .slug = "flash_forward_bf16",
       .title = "Flash attention forward in bf16",
@@ -19,25 +19,7 @@ PuzzleSpec flash_forward_bf16() {
           "FlashAttention-2's forward pass on the tensor cores: S = Q K^T and O += P V with mma.sync, "
           "K and V through swizzled shared memory, the online softmax in registers with quad shuffles.",
       .signature = kLauncherSignature,
-      .inputs = {query_buffer("q", Dtype::bf16), key_buffer("k", Dtype::bf16), key_buffer("v", Dtype::bf16)},
-      .outputs = {query_buffer("o", Dtype::bf16), row_buffer("lse")},
-      .cases = cases_16bit(),
-      .sweep = bench_shapes(),
       .baseline_title = "cuBLAS bf16 standard attention",
-      // lse as puzzle 5's; o also gets the judge's allowance for bf16 rounding of P and o
-      // (harness/judge/families/attention_judges.cpp).
-      .tolerance = kTolerance,
-      // Read q, k, v (bf16) and write o (bf16) and lse (fp32) once each.
-      .min_bytes =
-          [](const Params& p) {
-            const Shape s = shape_of(p);
-            return static_cast<double>(s.bh * (2 * s.n_q * s.d + 2 * s.n_k * s.d)) * 2 +
-                   static_cast<double>(s.bh * s.n_q) * 4;
-          },
-      .flops = forward_flops,
-      .make_inputs = [](const TestCase& test, uint64_t seed,
-                        Buffers& inputs) { make_qkv(9, test, seed, inputs); },
-      .judge = "attention_forward_16bit",
       .hints =
           {"Puzzle 5's algorithm with puzzle 8's tools. A block of 4 warps takes 64 query rows of one head, "
            "each warp 16 rows: exactly the A operand of m16n8k16. Load the warp's Q rows into registers once "
@@ -58,9 +40,7 @@ PuzzleSpec flash_forward_bf16() {
            "operand `cp.async.cg.shared.global [%0], [%1], 16, %2;`), swizzled as in puzzle 8, two stages."},
       .line_budget = 200,
       .traffic_budget = "read q once, k and v once per block of query rows, write o and lse once",
-      .max_scratch_bytes = max_scratch_bytes,
-      .scratch_budget = kScratchBudget,
-  };
+  });
 }
 
 }  // namespace puzzle::puzzles

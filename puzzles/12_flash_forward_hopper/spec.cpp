@@ -10,7 +10,8 @@ namespace puzzle::puzzles {
 
 PuzzleSpec flash_forward_hopper() {
   using namespace attention;
-  return {
+  // Puzzle 9's contract, cases and shapes: the two compare directly.
+  return forward_16bit_spec({
       .id = 12,
       .slug = "flash_forward_hopper",
       .title = "Flash attention forward on Hopper",
@@ -19,23 +20,6 @@ PuzzleSpec flash_forward_hopper() {
           "TMA into an mbarrier pipeline, a consumer warp group computes S = Q K^T and O += P V with "
           "wgmma, P staying in registers, the online softmax between the two.",
       .signature = kLauncherSignature,
-      .inputs = {query_buffer("q", Dtype::bf16), key_buffer("k", Dtype::bf16), key_buffer("v", Dtype::bf16)},
-      .outputs = {query_buffer("o", Dtype::bf16), row_buffer("lse")},
-      // Puzzle 9's cases, shapes and judge, so that the two puzzles compare directly.
-      .cases = cases_16bit(),
-      .sweep = bench_shapes(),
-      .tolerance = kTolerance,
-      // Read q, k, v (bf16) and write o (bf16) and lse (fp32) once each.
-      .min_bytes =
-          [](const Params& p) {
-            const Shape s = shape_of(p);
-            return static_cast<double>(s.bh * (2 * s.n_q * s.d + 2 * s.n_k * s.d)) * 2 +
-                   static_cast<double>(s.bh * s.n_q) * 4;
-          },
-      .flops = forward_flops,
-      .make_inputs = [](const TestCase& test, uint64_t seed,
-                        Buffers& inputs) { make_qkv(9, test, seed, inputs); },
-      .judge = "attention_forward_16bit",
       .hints =
           {"A block takes 64 query rows of one head: 160 threads, warps 0-3 the consumer warp group, warp 4 "
            "the producer. Tensor maps of three dimensions (d, n, bh), boxes of 64 columns x rows x 1 head: a "
@@ -57,9 +41,7 @@ PuzzleSpec flash_forward_hopper() {
            "wgmma_wait that covers its last read of the stage."},
       .line_budget = 300,
       .traffic_budget = "read q once, k and v once per block of query rows, write o and lse once",
-      .max_scratch_bytes = max_scratch_bytes,
-      .scratch_budget = kScratchBudget,
-  };
+  });
 }
 
 }  // namespace puzzle::puzzles

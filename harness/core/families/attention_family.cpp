@@ -101,6 +101,30 @@ double max_scratch_bytes(const Params& p) {
   return 4.0 * static_cast<double>(s.bh * (s.n_q + s.n_k) * (s.d + 1)) * sizeof(float) + 65536;
 }
 
+PuzzleSpec forward_16bit_spec(PuzzleSpec spec) {
+  spec.inputs = {query_buffer("q", Dtype::bf16), key_buffer("k", Dtype::bf16), key_buffer("v", Dtype::bf16)};
+  spec.outputs = {query_buffer("o", Dtype::bf16), row_buffer("lse")};
+  spec.cases = cases_16bit();
+  spec.sweep = bench_shapes();
+  // lse as puzzle 5's; o also gets the judge's allowance for bf16 rounding of P and o
+  // (harness/judge/families/attention_judges.cpp).
+  spec.tolerance = kTolerance;
+  // Read q, k, v (bf16) and write o (bf16) and lse (fp32) once each.
+  spec.min_bytes = [](const Params& p) {
+    const Shape s = shape_of(p);
+    return static_cast<double>(s.bh * (2 * s.n_q * s.d + 2 * s.n_k * s.d)) * 2 +
+           static_cast<double>(s.bh * s.n_q) * 4;
+  };
+  spec.flops = forward_flops;
+  spec.make_inputs = [](const TestCase& test, uint64_t seed, Buffers& inputs) {
+    make_qkv(9, test, seed, inputs);
+  };
+  spec.judge = "attention_forward_16bit";
+  spec.max_scratch_bytes = max_scratch_bytes;
+  spec.scratch_budget = kScratchBudget;
+  return spec;
+}
+
 void call_forward_launcher(ForwardLauncher launcher, const LaunchArgs& args) {
   launcher(args.input<float>(0), args.input<float>(1), args.input<float>(2), args.output<float>(0),
            args.output<float>(1), args.size("bh"), args.size("n_q"), args.size("n_k"), args.size("d"),

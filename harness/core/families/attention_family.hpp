@@ -93,6 +93,11 @@ double forward_flops(const Params& p);
 double max_scratch_bytes(const Params& p);
 extern const char* const kScratchBudget;
 
+// Puzzle 9's contract filled into `spec`, which names and teaches its puzzle: bf16 q, k and v in, bf16 o and
+// fp32 lse out, puzzle 9's cases, bench shapes, inputs and judge. Puzzle 12 computes the same forward pass
+// on Hopper's asynchronous path, so that the two compare case for case and shape for shape.
+PuzzleSpec forward_16bit_spec(PuzzleSpec spec);
+
 // The family's launcher callers (PUZZLE_LAUNCHER): the inputs, then the outputs, in the spec's order,
 // then bh, n_q, n_k, d, scale and causal.
 using ForwardLauncher = void (*)(const float* q, const float* k, const float* v, float* o, float* lse, int bh,
