@@ -318,3 +318,21 @@ TEST_CASE("grade: a submission with no puzzle file exits 2 with one line, and it
   CHECK(report["error"].get<std::string>().find("nothing to grade") != std::string::npos);
   CHECK(report["exit_code"] == kExitUsage);
 }
+
+TEST_CASE("grade: the simulator estimates speed only when speed earns points (--perf-points)") {
+  GradeFixture f;
+  f.submit_solution(7);
+  const auto estimated = [](const GradeReport& r) {
+    int n = 0;
+    for (const auto& c : r.puzzles.at(0).report.cases) n += c.estimate.has_value();
+    return n;
+  };
+  const GradeReport correctness = f.grade({.puzzles = "7"});
+  REQUIRE(correctness.puzzles.at(0).report.status == PuzzleStatus::passed);
+  CHECK(estimated(correctness) == 0);
+  CHECK_FALSE(std::filesystem::exists(f.config.build_dir / "cache" / "estimates"));
+
+  const GradeReport with_speed = f.grade({.puzzles = "7", .perf_points = 5});
+  REQUIRE(with_speed.puzzles.at(0).report.status == PuzzleStatus::passed);
+  CHECK(estimated(with_speed) > 0);
+}

@@ -27,6 +27,10 @@ struct CheckOptions {
   bool api_check = true;  // refuse a file that uses process, file or exit APIs (api_check.hpp)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // grade's time budget: stop running then
   std::string gpu;  // the GPU the simulator's speed estimate is for ("h100", "h200"); the H100 when empty
+  // The simulator's speed estimate of the timed cases: a grade without --perf-points scores no speed, and
+  // on a fresh machine (a Gradescope container) the estimates of every puzzle's file and solution took
+  // more of the time budget than the cases.
+  bool estimate_speed = true;
 };
 
 struct BenchOptions {

@@ -131,7 +131,7 @@ void add_performance(const BuildConfig& config, const CheckOptions& options, con
 // run them whole).
 std::vector<int> cases_to_estimate(const CheckOptions& options, const PuzzleSpec& spec, Backend backend) {
   std::vector<int> timed;
-  if (backend != Backend::sim) return timed;
+  if (backend != Backend::sim || !options.estimate_speed) return timed;
   for (size_t i = 0; i < spec.cases.size(); ++i) {
     if (spec.cases[i].perf && !spec.cases[i].sim && wanted(spec.cases[i], options))
       timed.push_back(static_cast<int>(i));

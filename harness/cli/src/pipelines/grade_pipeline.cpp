@@ -120,7 +120,8 @@ class Grader {
                        .seed = report_.run.seed,
                        .timeout_s = options_.timeout_s,
                        .deadline = deadline_,
-                       .gpu = options_.gpu};
+                       .gpu = options_.gpu,
+                       .estimate_speed = options_.perf_points > 0};
     if (report_.submission) {
       const SubmittedFile file = find_submitted_file(*report_.submission, spec);
       if (!file.graded) {
