@@ -224,8 +224,6 @@ void flush_access_cache() {
 
 void on_atomic(const void* addr, size_t size, std::source_location where) {
   on_access(addr, size, Access::atomic, true, Where{where.file_name(), static_cast<int>(where.line())});
-  if (device_heap.contains(reinterpret_cast<uintptr_t>(addr)))
-    on_strong_access(reinterpret_cast<uintptr_t>(addr), true);
 }
 
 void on_volatile_access(const void* addr, size_t size, Access kind, const Where& where) {

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "memory/checker.hpp"
+#include "memory/ordering.hpp"
 
 namespace {
 
@@ -20,6 +21,7 @@ std::atomic_ref<T> checked(T* address, std::source_location where) {
 template <class T, class Update>
 T update(T* address, std::source_location where, Update next) {
   std::atomic_ref<T> ref = checked(address, where);
+  const sim::memory::OrderedAtomic ordered(address);
   T old = ref.load(kRelaxed);
   while (!ref.compare_exchange_weak(old, next(old), kRelaxed)) {
   }
@@ -28,9 +30,11 @@ T update(T* address, std::source_location where, Update next) {
 
 }  // namespace
 
-#define SIM_ATOMIC_FETCH(name, T, fetch)                  \
-  T name(T* address, T val, std::source_location where) { \
-    return checked(address, where).fetch(val, kRelaxed);  \
+#define SIM_ATOMIC_FETCH(name, T, fetch)                    \
+  T name(T* address, T val, std::source_location where) {   \
+    const std::atomic_ref<T> ref = checked(address, where); \
+    const sim::memory::OrderedAtomic ordered(address);      \
+    return ref.fetch(val, kRelaxed);                        \
   }
 SIM_ATOMIC_FETCH(atomicAdd, int, fetch_add)
 SIM_ATOMIC_FETCH(atomicAdd, unsigned int, fetch_add)
@@ -58,12 +62,14 @@ SIM_ATOMIC_FETCH(atomicXor, unsigned long long, fetch_xor)
 // element, as on sm_90.
 float2 atomicAdd(float2* address, float2 val, std::source_location where) {
   sim::memory::on_atomic(address, sizeof(float2), where);
+  const sim::memory::OrderedAtomic ordered(address);
   return {std::atomic_ref<float>(address->x).fetch_add(val.x, kRelaxed),
           std::atomic_ref<float>(address->y).fetch_add(val.y, kRelaxed)};
 }
 
 float4 atomicAdd(float4* address, float4 val, std::source_location where) {
   sim::memory::on_atomic(address, sizeof(float4), where);
+  const sim::memory::OrderedAtomic ordered(address);
   return {std::atomic_ref<float>(address->x).fetch_add(val.x, kRelaxed),
           std::atomic_ref<float>(address->y).fetch_add(val.y, kRelaxed),
           std::atomic_ref<float>(address->z).fetch_add(val.z, kRelaxed),
@@ -91,10 +97,12 @@ unsigned int atomicDec(unsigned int* address, unsigned int val, std::source_loca
   return update(address, where, [val](unsigned int old) { return old == 0 || old > val ? val : old - 1; });
 }
 
-#define SIM_ATOMIC_CAS(T)                                                    \
-  T atomicCAS(T* address, T compare, T val, std::source_location where) {    \
-    checked(address, where).compare_exchange_strong(compare, val, kRelaxed); \
-    return compare;                                                          \
+#define SIM_ATOMIC_CAS(T)                                                 \
+  T atomicCAS(T* address, T compare, T val, std::source_location where) { \
+    const std::atomic_ref<T> ref = checked(address, where);               \
+    const sim::memory::OrderedAtomic ordered(address);                    \
+    ref.compare_exchange_strong(compare, val, kRelaxed);                  \
+    return compare;                                                       \
   }
 SIM_ATOMIC_CAS(int)
 SIM_ATOMIC_CAS(unsigned int)

@@ -29,7 +29,8 @@ void end_block(BlockState& block);
 size_t static_shared_bytes();
 
 // Atomics are implemented in the runtime (not instrumented): they report their access here so that
-// bounds, alignment and race checks see them. Every atomic counts as a read-modify-write.
+// bounds, alignment and race checks see them. Every atomic counts as a read-modify-write. The operation
+// itself then runs under a memory::OrderedAtomic (memory/ordering.hpp).
 void on_atomic(const void* addr, size_t size, std::source_location where);
 
 // A block's first BlockState::epoch, process-unique: 2^32 barrier releases of room per block.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "memory/checker.hpp"
+#include "memory/heap.hpp"
 
 namespace sim::memory {
 namespace {
@@ -45,21 +46,21 @@ void merge(std::vector<ReleasePoint>& points, const ReleasePoint& point) {
   points.push_back(point);
 }
 
+// With published().mutex held.
 void release(const ThreadState& self, uintptr_t address) {
   const BlockState& block = *self.block;
   Published& p = published();
-  std::lock_guard lock(p.mutex);
   std::vector<ReleasePoint>& points = p.at[address];
   merge(points, {block.epoch, self.linear});
   for (const AcquiredPoint& acquired : block.acquired)
     if (applies(acquired, self.linear, block.epoch)) merge(points, acquired.point);
-  p.any.store(true, std::memory_order_release);
+  p.any.store(true, std::memory_order_seq_cst);
 }
 
+// With published().mutex held.
 void acquire(const ThreadState& self, uintptr_t address) {
   BlockState& block = *self.block;
   Published& p = published();
-  std::lock_guard lock(p.mutex);
   const auto found = p.at.find(address);
   if (found == p.at.end()) return;
   for (const ReleasePoint& point : found->second) {
@@ -72,6 +73,10 @@ void acquire(const ThreadState& self, uintptr_t address) {
     });
     if (!known) block.acquired.push_back(now);
   }
+}
+
+bool releases(const ThreadState& self, bool writes) {
+  return writes && self.fenced_in != 0 && serial_of(self.fenced_in) == serial_of(self.block->epoch);
 }
 
 std::atomic<uint64_t> next_epoch{uint64_t{1} << 32};
@@ -97,10 +102,34 @@ void on_threadfence() {
 void on_strong_access(uintptr_t address, bool writes) {
   const ThreadState* self = current_thread();
   if (!self) return;
+  const bool publishes = releases(*self, writes);
+  if (!publishes && !published().any.load(std::memory_order_seq_cst)) return;
+  std::lock_guard lock(published().mutex);
+  acquire(*self, address);
+  if (publishes) release(*self, address);
+}
+
+OrderedAtomic::OrderedAtomic(const void* address) : address_(reinterpret_cast<uintptr_t>(address)) {
+  const ThreadState* self = current_thread();
+  if (!self || !device_heap.contains(address_)) return;
+  self_ = self;
+  const bool publishes = releases(*self, true);
+  if (!publishes && !published().any.load(std::memory_order_seq_cst)) return;
+  published().mutex.lock();
+  locked_ = true;
   // Acquire first: an atomic update that both observes and publishes hands on what it observed.
-  if (published().any.load(std::memory_order_acquire)) acquire(*self, address);
-  if (writes && self->fenced_in != 0 && serial_of(self->fenced_in) == serial_of(self->block->epoch))
-    release(*self, address);
+  acquire(*self, address_);
+  if (publishes) release(*self, address_);
+}
+
+OrderedAtomic::~OrderedAtomic() {
+  if (locked_) {
+    published().mutex.unlock();
+  } else if (self_ && published().any.load(std::memory_order_seq_cst)) {
+    // A release came while this atomic ran without the lock: what it observed may be that release's.
+    std::lock_guard lock(published().mutex);
+    acquire(*self_, address_);
+  }
 }
 
 bool acquired_before(uint32_t serial, uint16_t interval, unsigned thread, const ThreadState& now) {

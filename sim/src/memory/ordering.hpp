@@ -16,8 +16,26 @@ namespace sim::memory {
 // started before it are ordered before it.
 inline constinit std::atomic<uint64_t> launch_epoch_floor{0};
 
-// An atomic or volatile access of the current thread to device memory at `address`.
+// A volatile access of the current thread to device memory at `address`, just before it happens.
 void on_strong_access(uintptr_t address, bool writes);
+
+// An atomic read-modify-write of the current thread at `address`, for as long as the object lives: the
+// release of a fenced thread and the acquire of what the atomic observes are made together with the
+// operation. Made before it and apart from it, as for a volatile access, a release and the operation of
+// another block could fall between this thread's acquire and its operation: the operation then observed a
+// value whose release it never acquired, and a last-block ticket was reported as a race.
+class OrderedAtomic {
+ public:
+  explicit OrderedAtomic(const void* address);
+  ~OrderedAtomic();
+  OrderedAtomic(const OrderedAtomic&) = delete;
+  OrderedAtomic& operator=(const OrderedAtomic&) = delete;
+
+ private:
+  const ThreadState* self_ = nullptr;
+  uintptr_t address_ = 0;
+  bool locked_ = false;
+};
 
 // Whether an access of block `serial`'s thread `thread` in barrier interval `interval` (the low
 // 16 bits of its BlockState::epoch), in this launch, happens before the current access of `now`.
