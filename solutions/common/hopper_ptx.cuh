@@ -402,7 +402,6 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t a_des
   wgmma_ss<256>(d, a_desc, b_desc, accumulate);
 }
 
-
 // Registers for the warps of this warp group: the producer gives some up, the consumers take them.
 template <uint32_t kRegisters>
 __device__ __forceinline__ void setmaxnreg_dec() {
