@@ -99,37 +99,39 @@ void on_threadfence() {
   if (ThreadState* self = current_thread()) self->fenced_in = self->block->epoch;
 }
 
+namespace {
+
+// The acquire of what a strong access observes, then (a fenced thread's write) its release, under the
+// publication lock, returned held; no lock when there is nothing to order: nothing published yet, and no
+// release.
+std::unique_lock<std::mutex> order(const ThreadState& self, uintptr_t address, bool writes) {
+  const bool publishes = releases(self, writes);
+  if (!publishes && !published().any.load(std::memory_order_seq_cst)) return {};
+  std::unique_lock lock(published().mutex);
+  // Acquire first: an atomic update that both observes and publishes hands on what it observed.
+  acquire(self, address);
+  if (publishes) release(self, address);
+  return lock;
+}
+
+}  // namespace
+
 void on_strong_access(uintptr_t address, bool writes) {
-  const ThreadState* self = current_thread();
-  if (!self) return;
-  const bool publishes = releases(*self, writes);
-  if (!publishes && !published().any.load(std::memory_order_seq_cst)) return;
-  std::lock_guard lock(published().mutex);
-  acquire(*self, address);
-  if (publishes) release(*self, address);
+  if (const ThreadState* self = current_thread()) order(*self, address, writes);
 }
 
 OrderedAtomic::OrderedAtomic(const void* address) : address_(reinterpret_cast<uintptr_t>(address)) {
   const ThreadState* self = current_thread();
   if (!self || !device_heap.contains(address_)) return;
   self_ = self;
-  const bool publishes = releases(*self, true);
-  if (!publishes && !published().any.load(std::memory_order_seq_cst)) return;
-  published().mutex.lock();
-  locked_ = true;
-  // Acquire first: an atomic update that both observes and publishes hands on what it observed.
-  acquire(*self, address_);
-  if (publishes) release(*self, address_);
+  lock_ = order(*self, address_, true);
 }
 
 OrderedAtomic::~OrderedAtomic() {
-  if (locked_) {
-    published().mutex.unlock();
-  } else if (self_ && published().any.load(std::memory_order_seq_cst)) {
-    // A release came while this atomic ran without the lock: what it observed may be that release's.
-    std::lock_guard lock(published().mutex);
-    acquire(*self_, address_);
-  }
+  if (lock_.owns_lock() || !self_ || !published().any.load(std::memory_order_seq_cst)) return;
+  // A release came while this atomic ran without the lock: what it observed may be that release's.
+  std::lock_guard lock(published().mutex);
+  acquire(*self_, address_);
 }
 
 bool acquired_before(uint32_t serial, uint16_t interval, unsigned thread, const ThreadState& now) {

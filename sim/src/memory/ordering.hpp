@@ -7,6 +7,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "core/context.hpp"
 
@@ -34,7 +35,7 @@ class OrderedAtomic {
  private:
   const ThreadState* self_ = nullptr;
   uintptr_t address_ = 0;
-  bool locked_ = false;
+  std::unique_lock<std::mutex> lock_;  // held while the operation runs, when there is something to order
 };
 
 // Whether an access of block `serial`'s thread `thread` in barrier interval `interval` (the low
