@@ -81,10 +81,15 @@ class DeviceWork {
   void start(const std::vector<GuardedBuffer>& outputs) {
     std::lock_guard lock(mutex_);
     active_ = true;
+    // What earlier calls allocated and kept (a workspace reused from call to call) is this call's memory
+    // too: the count starts from it, as the simulator's does (sim/src/memory/heap.cpp). The budget's count
+    // (allocated_) starts from zero: a workspace an earlier, larger case sized is not this case's.
+    // The peak is taken where memory is in use (an allocation, a kernel launch, the return), not at the
+    // start: a buffer the call frees before allocating a smaller one does not count.
+    ++call_;
     live_ = peak_ = 0;
-    // A buffer an earlier call allocated and this one frees is not this call's scratch: without the reset
-    // its free would take live_ below zero (a cuBLAS baseline that grows its buffers read 18446744 TB).
-    scratch_sizes_.clear();
+    for (const auto& [ptr, held] : held_) live_ += held.bytes;
+    allocated_live_ = allocated_peak_ = 0;
     launches_ = 0;
     streams_.clear();
     // refused_ is not cleared: a copy refused between two calls (a thread the launcher left behind)
@@ -95,7 +100,8 @@ class DeviceWork {
   void stop(protocol::CaseRecord& record) {
     std::lock_guard lock(mutex_);
     active_ = false;
-    record.scratch_bytes = peak_;
+    record.scratch_bytes = std::max(peak_, live_);
+    record.scratch_allocated_bytes = allocated_peak_;
     record.kernel_launches = launches_;
     for (std::string& why : std::exchange(refused_, {})) record.refused.push_back(std::move(why));
   }
@@ -116,22 +122,29 @@ class DeviceWork {
     std::lock_guard lock(mutex_);
     add(ptr, bytes, Role::scratch, "a cudaMalloc buffer of yours");
     if (!active_) return;
-    scratch_sizes_[ptr] = bytes;
+    held_[ptr] = {bytes, call_};
     live_ += bytes;
     peak_ = std::max(peak_, live_);
+    allocated_live_ += bytes;
+    allocated_peak_ = std::max(allocated_peak_, allocated_live_);
   }
   void freed(void* ptr) {
     std::lock_guard lock(mutex_);
     regions_.erase(reinterpret_cast<uintptr_t>(ptr));
-    const auto it = scratch_sizes_.find(ptr);
-    if (it == scratch_sizes_.end()) return;  // allocated before start(): not this launcher's scratch
-    live_ -= it->second;
-    scratch_sizes_.erase(it);
+    const auto it = held_.find(ptr);
+    if (it == held_.end()) return;  // allocated outside any call: not a launcher's scratch
+    // Between calls the counts are not kept: start() sums held_ again.
+    if (active_) {
+      live_ -= it->second.bytes;
+      if (it->second.call == call_) allocated_live_ -= it->second.bytes;
+    }
+    held_.erase(it);
   }
 
   void launched(cudaStream_t stream) {
     std::lock_guard lock(mutex_);
     ++launches_;
+    peak_ = std::max(peak_, live_);
     if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread)
       streams_.insert(stream);
   }
@@ -176,11 +189,17 @@ class DeviceWork {
 
   std::mutex mutex_;
   bool active_ = false;
-  uint64_t live_ = 0, peak_ = 0;
+  uint64_t live_ = 0, peak_ = 0;                      // what the launcher holds, earlier calls' buffers too
+  uint64_t allocated_live_ = 0, allocated_peak_ = 0;  // what this call allocated itself
+  uint64_t call_ = 0;                                 // calls started
   int64_t launches_ = 0;
   std::vector<std::string> refused_;
   std::set<cudaStream_t> streams_;
-  std::map<void*, size_t> scratch_sizes_;
+  struct Held {
+    size_t bytes;
+    uint64_t call;  // the call that allocated it
+  };
+  std::map<void*, Held> held_;           // launchers' allocations not freed yet, whichever call made them
   std::map<uintptr_t, Region> regions_;  // by start address
 };
 

@@ -76,6 +76,7 @@ void launcher_returned(protocol::CaseRecord&) {
 void end_launcher(protocol::CaseRecord& record) {
   const sim::harness::Report report = sim::harness::end_launcher();
   record.scratch_bytes = report.scratch_peak_bytes;
+  record.scratch_allocated_bytes = report.scratch_allocated_bytes;
   record.kernel_launches = std::count_if(report.launches.begin(), report.launches.end(),
                                          [](const sim::harness::LaunchRecord& l) { return l.error.empty(); });
   record.sim = to_json(report);

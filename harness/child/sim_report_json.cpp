@@ -85,6 +85,7 @@ nlohmann::json to_json(const sim::harness::Report& report) {
           {"shared_wavefronts", wavefronts},
           {"scratch_peak_bytes", report.scratch_peak_bytes},
           {"scratch_live_bytes", report.scratch_live_bytes},
+          {"scratch_allocated_bytes", report.scratch_allocated_bytes},
           {"context_switches", report.context_switches},
           {"simulated_threads", report.simulated_threads},
           {"work", work}};

@@ -112,6 +112,7 @@ void to_json(nlohmann::json& j, const CaseRecord& r) {
   if (r.time_ms >= 0) j["time_ms"] = r.time_ms;
   if (!r.times_ms.empty()) j["times_ms"] = r.times_ms;
   if (r.scratch_bytes != kUnknownBytes) j["scratch_bytes"] = r.scratch_bytes;
+  if (r.scratch_allocated_bytes != kUnknownBytes) j["scratch_allocated_bytes"] = r.scratch_allocated_bytes;
   if (r.outputs_unwritten >= 0) j["outputs_unwritten"] = r.outputs_unwritten;
   if (!r.sim.is_null()) j["sim"] = r.sim;
   if (r.kernel_launches >= 0) j["kernel_launches"] = r.kernel_launches;
@@ -127,6 +128,7 @@ void from_json(const nlohmann::json& j, CaseRecord& r) {
   r.time_ms = j.value("time_ms", r.time_ms);
   r.times_ms = j.value("times_ms", r.times_ms);
   r.scratch_bytes = j.value("scratch_bytes", r.scratch_bytes);
+  r.scratch_allocated_bytes = j.value("scratch_allocated_bytes", r.scratch_allocated_bytes);
   r.outputs_unwritten = j.value("outputs_unwritten", r.outputs_unwritten);
   if (j.contains("sim")) r.sim = j["sim"];
   r.kernel_launches = j.value("kernel_launches", r.kernel_launches);

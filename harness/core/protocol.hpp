@@ -58,19 +58,25 @@ std::filesystem::path inputs_failed_path(const std::filesystem::path& dir);  // 
 //    "traffic": [{"label", "size", "bytes_read", "bytes_written"}],
 //    "launches": [{"kernel", "grid": [x,y,z], "block": [x,y,z], "dynamic_shared", "static_shared",
 //                  "file", "line", "error"}],
-//    "scratch_peak_bytes", "scratch_live_bytes", "context_switches", "simulated_threads",
+//    "scratch_peak_bytes", "scratch_live_bytes", "scratch_allocated_bytes", "context_switches",
+//    "simulated_threads",
 //    "work": [per launch of an estimate: sim::harness::LaunchWork's fields]}
 inline constexpr uint64_t kUnknownBytes = UINT64_MAX;
 
 struct CaseRecord {
   int case_index = -1;
-  std::string launch_error;                // CUDA error after the launcher (name: message), empty if none
-  int64_t inputs_modified = 0;             // input elements that differ after the run
-  double time_ms = -1;                     // median over reps (bench mode on a GPU), else -1
-  std::vector<double> times_ms;            // every rep, for the report
-  uint64_t scratch_bytes = kUnknownBytes;  // device memory the launcher allocated (peak), if known
-  int64_t outputs_unwritten = -1;          // sweep mode: output elements still holding the poison
-  nlohmann::json sim;                      // null on the GPU
+  std::string launch_error;      // CUDA error after the launcher (name: message), empty if none
+  int64_t inputs_modified = 0;   // input elements that differ after the run
+  double time_ms = -1;           // median over reps (bench mode on a GPU), else -1
+  std::vector<double> times_ms;  // every rep, for the report
+  // Device memory the launcher held at its peak (cudaMalloc; earlier calls' buffers not freed yet included),
+  // if known: the reported figure.
+  uint64_t scratch_bytes = kUnknownBytes;
+  // The peak of what this call allocated itself, if known: the scratch budget's figure, which a workspace
+  // kept from an earlier, larger case must not fail.
+  uint64_t scratch_allocated_bytes = kUnknownBytes;
+  int64_t outputs_unwritten = -1;  // sweep mode: output elements still holding the poison
+  nlohmann::json sim;              // null on the GPU
   // What the learner's code did besides computing (device_work.hpp): kernels launched, copies refused.
   int64_t kernel_launches = -1;           // -1: not counted (an older child)
   std::vector<std::string> refused;       // one line per refused call, e.g. a copy into an output

@@ -73,8 +73,9 @@ struct PuzzleSpec {
   std::array<std::string, 3> hints;  // from a nudge to nearly the answer
   int line_budget = 0;               // "roughly N lines" of kernel + launcher
   std::string traffic_budget;        // "read x once, write y once"
-  // Device memory the launcher may allocate (its peak, in bytes); empty: no limit. A case above it fails
-  // with diagnosis scratch_too_large, whose message gives scratch_budget as the reason.
+  // Device memory one launcher call may allocate (the peak of its own allocations, in bytes, a workspace
+  // kept from earlier calls not counted); empty: no limit. A case above it fails with diagnosis
+  // scratch_too_large, whose message gives scratch_budget as the reason.
   std::function<double(const Params&)> max_scratch_bytes;
   std::string scratch_budget;  // "O(bh * n * d): never an n_q x n_k matrix"
   // Shared-memory bank conflicts a case may cost on the simulator: extra wavefronts over all the

@@ -81,7 +81,8 @@ void non_finite(const BufferCheck& c, std::vector<Diagnosis>& out) {
 void scratch(const CaseEvidence& e, std::vector<Diagnosis>& out) {
   if (!scratch_too_large(*e.puzzle, e.test->params, e.record)) return;
   out.push_back({"scratch_too_large",
-                 "the launcher allocated " + plural(static_cast<int64_t>(e.record.scratch_bytes), "byte") +
+                 "the launcher allocated " +
+                     plural(static_cast<int64_t>(e.record.scratch_allocated_bytes), "byte") +
                      " of device memory at its peak, more than the " +
                      plural(static_cast<int64_t>(e.puzzle->max_scratch_bytes(e.test->params)), "byte") +
                      " this case allows. The rule: " + e.puzzle->scratch_budget});
@@ -106,9 +107,11 @@ bool bank_conflicts_over(const PuzzleSpec& puzzle, const Params& params, const p
          static_cast<double>(bank_conflicts(record.sim)) > puzzle.max_bank_conflicts(params);
 }
 
+// What this call allocated, not what it held: a right kernel whose workspace an earlier, larger case sized
+// (and that it keeps) must pass a smaller case.
 bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record) {
-  return puzzle.max_scratch_bytes && record.scratch_bytes != protocol::kUnknownBytes &&
-         static_cast<double>(record.scratch_bytes) > puzzle.max_scratch_bytes(params);
+  return puzzle.max_scratch_bytes && record.scratch_allocated_bytes != protocol::kUnknownBytes &&
+         static_cast<double>(record.scratch_allocated_bytes) > puzzle.max_scratch_bytes(params);
 }
 
 std::string launch_error_of(const protocol::CaseRecord& record) {

@@ -14,8 +14,8 @@ std::string launch_error_of(const protocol::CaseRecord& record);
 // True for the errors of a kernel that died (illegal address, misaligned access, trap, ...): the GPU's
 // counterpart of a crash on the simulator, so the case is `crashed`, not merely wrong.
 bool kernel_crashed(const std::string& error);
-// True when the launcher allocated more device memory than the puzzle allows this case
-// (PuzzleSpec::max_scratch_bytes): the case fails even with right values.
+// True when the launcher allocated more device memory in this call (CaseRecord::scratch_allocated_bytes)
+// than the puzzle allows this case (PuzzleSpec::max_scratch_bytes): the case fails even with right values.
 bool scratch_too_large(const PuzzleSpec& puzzle, const Params& params, const protocol::CaseRecord& record);
 // True when the simulator counted more bank-conflict wavefronts than the puzzle allows this case
 // (PuzzleSpec::max_bank_conflicts).

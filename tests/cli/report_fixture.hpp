@@ -62,7 +62,8 @@ inline CheckReport fixture_report() {
   failed.result.record.sim = {{"findings", nlohmann::json::array()},
                               {"traffic", nlohmann::json::array()},
                               {"scratch_peak_bytes", 0},
-                              {"scratch_live_bytes", 0}};
+                              {"scratch_live_bytes", 0},
+                              {"scratch_allocated_bytes", 0}};
 
   CaseReport skipped{.index = 2, .needs_gpu = true};
   skipped.result = {.name = "4096x4096", .params = spec.cases[2].params, .status = CaseStatus::skipped};

@@ -52,6 +52,7 @@ TEST_CASE("the JSON report has every field the format promises") {
         c, {"name",       "params",    "shape",     "status",    "passed",      "max_abs_err",  "max_rel_err",
             "mismatches", "nan_count", "inf_count", "unwritten", "oob_writes",  "message",      "diagnoses",
             "notes",      "sim",       "time_ms",   "gbps",      "pct_of_copy", "solution_gbps"});
+    require_fields(c, {"scratch_bytes", "scratch_allocated_bytes"});
   }
   const json& failed = p["cases"][1];
   CHECK(failed["status"] == "failed");
@@ -64,6 +65,8 @@ TEST_CASE("the JSON report has every field the format promises") {
   CHECK(failed["diagnoses"][0]["id"] == "missing_max_subtraction");
   CHECK(failed["buffers"][0]["first_mismatches"][1]["got"] == "nan");  // JSON has no NaN
   require_fields(failed["sim"], {"findings", "traffic", "scratch"});
+  require_fields(failed["sim"]["scratch"], {"peak_bytes", "live_bytes", "allocated_bytes"});
+  CHECK(failed["scratch_allocated_bytes"].is_null());  // unknown: the record has no figure
   CHECK(p["cases"][2]["status"] == "skipped");
   CHECK(p["cases"][2]["mismatches"].is_null());
 }

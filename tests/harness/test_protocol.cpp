@@ -84,9 +84,11 @@ TEST_CASE("CaseRecord round-trips and leaves out what does not apply") {
   CHECK(!j.contains("launch_error"));
   CHECK(!j.contains("time_ms"));
   CHECK(!j.contains("scratch_bytes"));
+  CHECK(!j.contains("scratch_allocated_bytes"));
   CHECK(!j.contains("sim"));
   const CaseRecord back = j.get<CaseRecord>();
   CHECK(back.scratch_bytes == kUnknownBytes);
+  CHECK(back.scratch_allocated_bytes == kUnknownBytes);
   CHECK(back.time_ms < 0);
   CHECK(back.sim.is_null());
 
@@ -96,6 +98,7 @@ TEST_CASE("CaseRecord round-trips and leaves out what does not apply") {
                   .time_ms = 0.25,
                   .times_ms = {0.25, 0.5},
                   .scratch_bytes = 4096,
+                  .scratch_allocated_bytes = 1024,
                   .sim = {{"findings", nlohmann::json::array()}}};
   const CaseRecord again = nlohmann::json(full).get<CaseRecord>();
   CHECK(again.case_index == 2);
@@ -104,6 +107,7 @@ TEST_CASE("CaseRecord round-trips and leaves out what does not apply") {
   CHECK(again.time_ms == 0.25);
   CHECK(again.times_ms == full.times_ms);
   CHECK(again.scratch_bytes == 4096);
+  CHECK(again.scratch_allocated_bytes == 1024);
   CHECK(again.sim == full.sim);
 }
 

@@ -22,9 +22,11 @@ TEST_CASE("a simulator report survives the trip from the child to the parent") {
   refused.error = "cudaErrorInvalidConfiguration";
   report.launches = {refused};
   report.scratch_peak_bytes = 64;
+  report.scratch_allocated_bytes = 32;
 
   const nlohmann::json j = puzzle::child::to_json(report);
   CHECK(j["scratch_peak_bytes"] == 64);
+  CHECK(j["scratch_allocated_bytes"] == 32);
   CHECK(j["launches"][0]["block"] == nlohmann::json::array({2048, 1, 1}));
 
   const auto findings = puzzle::sim_findings(j);

@@ -92,9 +92,12 @@ struct Report {
   std::vector<Traffic> traffic;
   std::vector<LaunchRecord> launches;
   std::vector<SharedWavefronts> shared_wavefronts;  // lines with shared-memory accesses, in source order
-  uint64_t scratch_peak_bytes = 0;                  // device memory the launcher allocated, at its peak
-  uint64_t scratch_live_bytes = 0;                  // of which still allocated when the launcher returned
-  uint64_t context_switches = 0;                    // fiber switches, for the throughput figure
+  // Device memory the launcher held at its peak: its allocations plus those earlier calls made and kept.
+  uint64_t scratch_peak_bytes = 0;
+  uint64_t scratch_live_bytes = 0;  // of which still held when the launcher returned
+  // The peak of this call's own allocations (the scratch budget's figure: a kept workspace is not counted).
+  uint64_t scratch_allocated_bytes = 0;
+  uint64_t context_switches = 0;  // fiber switches, for the throughput figure
   uint64_t simulated_threads = 0;
   std::vector<LaunchWork> work;  // while estimating: one per launch
 };

@@ -95,8 +95,11 @@ Allocation* DeviceHeap::allocate(size_t bytes, const char* file, int line) {
   next_ = end;
   live_bytes_ += bytes;
   if (launcher_ != 0) {
+    scratch_held_ += bytes;
     scratch_live_ += bytes;
     scratch_peak_ = std::max(scratch_peak_, scratch_live_);
+    scratch_allocated_live_ += bytes;
+    scratch_allocated_peak_ = std::max(scratch_allocated_peak_, scratch_allocated_live_);
   }
   return allocation;
 }
@@ -107,7 +110,11 @@ void DeviceHeap::release(Allocation& allocation, const char* file, int line) {
   allocation.freed_file = file;
   allocation.freed_line = line;
   live_bytes_ -= allocation.data.size();
-  if (allocation.launcher != 0 && allocation.launcher == launcher_) scratch_live_ -= allocation.data.size();
+  if (allocation.launcher != 0) {  // any launcher's: an earlier call's is in this call's live bytes too
+    scratch_held_ -= allocation.data.size();
+    if (launcher_ != 0) scratch_live_ -= allocation.data.size();
+    if (allocation.launcher == launcher_) scratch_allocated_live_ -= allocation.data.size();
+  }
   // The pages go back to the system; the addresses stay reserved and attributed (use after free).
   madvise(reinterpret_cast<void*>(allocation.data.lo), allocation.data.size(), MADV_DONTNEED);
   free_global_shadow(std::exchange(allocation.race_shadow, nullptr));
@@ -132,11 +139,21 @@ std::vector<Allocation*> DeviceHeap::all() const {
 void DeviceHeap::begin_scratch() {
   std::lock_guard lock(mutex_);
   launcher_ = ++launchers_started_;
-  scratch_live_ = scratch_peak_ = 0;
+  // A workspace an earlier call allocated and kept is held by this call too (as on the GPU:
+  // harness/child/backend_gpu.cpp); what this call allocates itself is counted apart, for the budget.
+  scratch_live_ = scratch_held_;
+  scratch_peak_ = 0;
+  scratch_allocated_live_ = scratch_allocated_peak_ = 0;
+}
+
+void DeviceHeap::note_launch() {
+  std::lock_guard lock(mutex_);
+  if (launcher_ != 0) scratch_peak_ = std::max(scratch_peak_, scratch_live_);
 }
 
 void DeviceHeap::end_scratch() {
   std::lock_guard lock(mutex_);
+  scratch_peak_ = std::max(scratch_peak_, scratch_live_);
   launcher_ = 0;
 }
 
@@ -148,6 +165,11 @@ uint64_t DeviceHeap::scratch_live_bytes() const {
 uint64_t DeviceHeap::scratch_peak_bytes() const {
   std::lock_guard lock(mutex_);
   return scratch_peak_;
+}
+
+uint64_t DeviceHeap::scratch_allocated_peak_bytes() const {
+  std::lock_guard lock(mutex_);
+  return scratch_allocated_peak_;
 }
 
 std::string size_words(size_t bytes) {

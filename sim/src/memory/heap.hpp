@@ -69,11 +69,18 @@ class DeviceHeap {
   // Every allocation ever made, oldest first; call while no kernel runs.
   std::vector<Allocation*> all() const;
 
-  // Scratch: allocations made between begin_scratch and end_scratch, by the launcher under test.
+  // Scratch: what the launcher holds between begin_scratch and end_scratch: its own allocations plus those
+  // earlier calls made and have not freed (a workspace kept from call to call), now and at the peak. The
+  // peak is taken where the memory is in use: at each allocation, each kernel launch (note_launch) and the
+  // launcher's return, so that a buffer freed before a smaller one is allocated does not count. The
+  // allocated peak counts this call's own allocations only: a workspace sized by an earlier, larger case
+  // must not fail the scratch budget of a smaller one.
   void begin_scratch();
+  void note_launch();
   void end_scratch();
   uint64_t scratch_live_bytes() const;
   uint64_t scratch_peak_bytes() const;
+  uint64_t scratch_allocated_peak_bytes() const;
 
   // Whether new allocations get a race shadow (4 bytes of shadow a byte). A run that only counts, the
   // speed estimate's, needs none: it samples a few blocks of grids whose shadows would span gigabytes.
@@ -91,6 +98,8 @@ class DeviceHeap {
   size_t live_bytes_ = 0;
   uint64_t launcher_ = 0, launchers_started_ = 0;
   uint64_t scratch_live_ = 0, scratch_peak_ = 0;
+  uint64_t scratch_held_ = 0;  // launchers' allocations not freed yet, whichever launcher made them
+  uint64_t scratch_allocated_live_ = 0, scratch_allocated_peak_ = 0;  // this call's own allocations
   bool track_races_ = true;
 };
 

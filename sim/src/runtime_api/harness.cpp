@@ -110,6 +110,7 @@ Report end_launcher() {
   report.shared_wavefronts = memory::bank_counts();
   report.scratch_peak_bytes = memory::device_heap.scratch_peak_bytes();
   report.scratch_live_bytes = memory::device_heap.scratch_live_bytes();
+  report.scratch_allocated_bytes = memory::device_heap.scratch_allocated_peak_bytes();
   report.context_switches = take_context_switches();
   report.simulated_threads = take_simulated_threads();
   report.work = estimate::take_work();

@@ -34,6 +34,7 @@ LaunchLog& launch_log() {
 }
 
 void log_launch(harness::LaunchRecord record) {
+  memory::device_heap.note_launch();  // the scratch the launcher holds is in use now
   LaunchLog& log = launch_log();
   std::lock_guard lock(log.mutex);
   log.records.push_back(std::move(record));

@@ -101,6 +101,7 @@ TEST_CASE("a right kernel passes every simulator case, with a clean report") {
     INFO(r.name, ": ", r.message);
     CHECK(r.status == CaseStatus::passed);
     CHECK(r.record.scratch_bytes == 0);
+    CHECK(r.record.scratch_allocated_bytes == 0);
     REQUIRE(r.record.sim.is_object());
     CHECK(r.record.sim["launches"].size() == 1);
     bool x_read = false;

@@ -14,7 +14,7 @@ namespace puzzle::cli {
 struct BenchTiming {
   std::optional<double> time_ms;         // median over the reps
   std::optional<double> rate;            // GB/s or TFLOP/s, as BenchReport::metric says
-  std::optional<uint64_t> memory_bytes;  // device memory the launcher allocated (peak)
+  std::optional<uint64_t> memory_bytes;  // device memory the launcher held (peak)
   std::string problem;    // "out of memory", "crashed: ...", "left 512 of 4096 outputs unwritten"
   bool at_least = false;  // the simulator's estimate, a lower bound (a block stopped at its budget)
 };

@@ -315,7 +315,8 @@ void ConsoleReport::summary(const PuzzleReport& p) {
        << "\n";
 }
 
-// The most device memory the launcher allocated in any case, once: per case it would repeat on every line.
+// The most device memory the launcher held in any case (a workspace kept from earlier calls included), once:
+// per case it would repeat on every line.
 void ConsoleReport::scratch_line(const PuzzleReport& p) {
   const CaseReport* largest = nullptr;
   for (const auto& c : p.cases) {
@@ -325,7 +326,7 @@ void ConsoleReport::scratch_line(const PuzzleReport& p) {
   }
   if (!largest) return;
   out_ << "  "
-       << style_("device memory the launcher allocated: at most " +
+       << style_("device memory the launcher held: at most " +
                      format_bytes(static_cast<double>(largest->result.record.scratch_bytes)) + " (case " +
                      largest->result.name + ")",
                  Tone::dim)

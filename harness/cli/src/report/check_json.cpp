@@ -54,7 +54,8 @@ json sim_json(const json& sim) {
           {"launches", part("launches")},
           {"scratch",
            {{"peak_bytes", sim.value("scratch_peak_bytes", json(nullptr))},
-            {"live_bytes", sim.value("scratch_live_bytes", json(nullptr))}}}};
+            {"live_bytes", sim.value("scratch_live_bytes", json(nullptr))},
+            {"allocated_bytes", sim.value("scratch_allocated_bytes", json(nullptr))}}}};
 }
 
 json estimate_json(const std::optional<SpeedEstimate>& estimate) {
@@ -126,6 +127,9 @@ json case_json(const CaseReport& c) {
           {"launch_error", text_or_null(record.launch_error)},
           {"scratch_bytes",
            record.scratch_bytes != protocol::kUnknownBytes ? json(record.scratch_bytes) : json(nullptr)},
+          {"scratch_allocated_bytes", record.scratch_allocated_bytes != protocol::kUnknownBytes
+                                          ? json(record.scratch_allocated_bytes)
+                                          : json(nullptr)},
           {"sim", sim_json(record.sim)},
           {"time_ms", record.time_ms > 0 ? json(record.time_ms) : json(nullptr)},
           {"gbps", json_number(r.gbps)},
