@@ -70,6 +70,7 @@ void flash_bwd(const float* q, const float* k, const float* v, const float* o, c
                float scale, bool causal) {
   static standard_attention::KeptBuffer<float> probabilities, score_grads;
   const standard_attention::Shape shape{bh, n_q, n_k, d, causal};
+  standard_attention::start_shape(shape, probabilities, score_grads);
   float* p = probabilities.for_shape(shape);
   if (!p) return;  // out of memory: cudaMalloc's error is the launcher's
   float* ds = score_grads.for_shape(shape);

@@ -96,6 +96,7 @@ void flash_fwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_b
   const standard_attention::Shape shape{bh, n_q, n_k, d, causal};
   static standard_attention::KeptBuffer<float> scores;
   static standard_attention::KeptBuffer<__nv_bfloat16> probabilities;
+  standard_attention::start_shape(shape, scores, probabilities);
   float* s = scores.for_shape(shape);
   if (!s) return;  // out of memory: cudaMalloc's error is the launcher's
   __nv_bfloat16* p = probabilities.for_shape(shape);

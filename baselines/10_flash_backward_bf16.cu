@@ -77,6 +77,7 @@ void flash_bwd_bf16(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_b
   static standard_attention::KeptBuffer<float> scores, prob_grads;
   static standard_attention::KeptBuffer<__nv_bfloat16> probabilities, score_grads;
   const standard_attention::Shape shape{bh, n_q, n_k, d, causal};
+  standard_attention::start_shape(shape, scores, prob_grads, probabilities, score_grads);
   float* s = scores.for_shape(shape);
   float* dp = s ? prob_grads.for_shape(shape) : nullptr;
   __nv_bfloat16* p = dp ? probabilities.for_shape(shape) : nullptr;

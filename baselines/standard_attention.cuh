@@ -1,7 +1,7 @@
 // What the standard-attention baselines (05_flash_forward.cu, 06_flash_backward.cu, and in bf16
-// 09_flash_forward_bf16.cu, 10_flash_backward_bf16.cu) share: the cuBLAS handle, the row-major batched GEMM, the N x N buffers they
-// keep between calls and the causal rule.
-// docs/baselines.md says what the baselines are for.
+// 09_flash_forward_bf16.cu, 10_flash_backward_bf16.cu) share: the cuBLAS handle, the row-major batched GEMM,
+// the N x N buffers they keep between calls and the causal rule. docs/baselines.md says what the baselines
+// are for.
 #pragma once
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -89,19 +89,24 @@ struct Shape {
 
 // An N x N device buffer of T kept from one call to the next, so that the timed calls measure attention
 // and not cudaMalloc. PyTorch's caching allocator gives standard attention the same: after the first step
-// its N x N tensors come from a pool. The first call of each shape allocates anew, even at the same size (a
-// causal shape after its non-causal twin): the harness counts the bytes a launcher allocates during that
-// first, untimed call of a case, so every shape must show its own. Never freed: the process's exit
-// releases it.
+// its N x N tensors come from a pool. The first call of each shape allocates anew. The harness counts the
+// memory a launcher holds, buffers kept from earlier calls included: a launcher with several buffers frees
+// them all (start_shape) before it allocates a new shape's, so that a shape's figure is its own and not
+// the previous shape's too. Never freed at the end: the process's exit releases it.
 template <class T>
 class KeptBuffer {
  public:
+  // Frees the buffer unless it is the shape's.
+  void drop_unless(const Shape& shape) {
+    if (data_ && shape == shape_) return;
+    cudaFree(data_);  // waits for the kernels of earlier calls that may still use it
+    data_ = nullptr;
+  }
   // Room for the shape's bh * n_q * n_k elements, or nullptr when cudaMalloc failed; its error is then what
   // cudaGetLastError returns after the launcher, which bench reports as "out of memory".
   T* for_shape(const Shape& shape) {
     if (data_ && shape == shape_) return data_;
-    cudaFree(data_);  // waits for the kernels of earlier calls that may still use it
-    data_ = nullptr;
+    drop_unless(shape);
     const size_t elements = static_cast<size_t>(shape.bh) * shape.n_q * shape.n_k;
     if (cudaMalloc(&data_, elements * sizeof(T)) != cudaSuccess) {
       data_ = nullptr;
@@ -115,6 +120,12 @@ class KeptBuffer {
   T* data_ = nullptr;
   Shape shape_{};
 };
+
+// Before a launcher's buffers are taken for a shape: every one of them not already the shape's is freed.
+template <class... Buffers>
+void start_shape(const Shape& shape, Buffers&... buffers) {
+  (buffers.drop_unless(shape), ...);
+}
 
 // The keys query i (its row within its head) sees: all n_k, or under the bottom-right-aligned causal
 // mask keys 0 .. i + (n_k - n_q), which is none for the first n_q - n_k queries when n_q > n_k.
