@@ -54,14 +54,28 @@ __global__ void dq_kernel(const float* dq_accum, __nv_bfloat16* dq, float scale,
   *reinterpret_cast<uint4*>(dq + i) = out;
 }
 
+// Device memory kept from call to call (a workspace, as libraries keep one), grown when a call needs more.
+// A cudaMalloc and cudaFree of 138 MB per call cost 0.13-0.30 ms on an H200 (d = 64, n 512: 1.04 ms a
+// call with them, 0.90 without) and cudaFree waits for the GPU, so the next call cannot queue behind it.
+float* workspace_floats(size_t count) {
+  static float* kept = nullptr;
+  static size_t capacity = 0;
+  if (count > capacity) {
+    cudaFree(kept);
+    cudaMalloc(&kept, sizeof(float) * count);
+    capacity = count;
+  }
+  return kept;
+}
+
 // The launcher around the main kernel: scratch for dq_accum (zeroed), D and lse log2(e); the kernel before;
-// main(dq_accum, delta, lse_log2), which launches the main kernel; the kernel after; the scratch freed.
+// main(dq_accum, delta, lse_log2), which launches the main kernel; the kernel after.
 template <int D, class Main>
 void around_main_kernel(const __nv_bfloat16* o, const float* lse, const __nv_bfloat16* dout,
                         __nv_bfloat16* dq, int rows, float scale, Main main) {
   const size_t elements = static_cast<size_t>(rows) * D;
-  float* scratch = nullptr;  // dq_accum (first: 16-byte aligned), D, lse log2(e): rows (d + 2) floats
-  cudaMalloc(&scratch, sizeof(float) * (elements + 2 * static_cast<size_t>(rows)));
+  // dq_accum (first: 16-byte aligned), D, lse log2(e): rows (d + 2) floats
+  float* scratch = workspace_floats(elements + 2 * static_cast<size_t>(rows));
   float *dq_accum = scratch, *delta = scratch + elements, *lse_log2 = delta + rows;
   cudaMemsetAsync(dq_accum, 0, sizeof(float) * elements);
   constexpr int kRowsPerBlock = 256 / (D / 8);
@@ -69,7 +83,6 @@ void around_main_kernel(const __nv_bfloat16* o, const float* lse, const __nv_bfl
       <<<(rows + kRowsPerBlock - 1) / kRowsPerBlock, 256>>>(o, dout, lse, delta, lse_log2, rows);
   main(dq_accum, static_cast<const float*>(delta), static_cast<const float*>(lse_log2));
   dq_kernel<<<(elements / 8 + 255) / 256, 256>>>(dq_accum, dq, scale, elements);
-  cudaFree(scratch);
 }
 
 }  // namespace
