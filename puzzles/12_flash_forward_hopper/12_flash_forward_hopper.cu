@@ -17,7 +17,7 @@
 // Puzzle 9 staged K and V with cp.async and fed mma.sync from ldmatrix. Here puzzle 11's path: a producer
 // warp asks the TMA engine for whole tiles of Q, K and V (tma_load, below), which land 128B-swizzled in a
 // pipeline of shared-memory stages guarded by mbarriers, and a consumer warp group computes S = Q K^T with
-// wgmma from shared memory (wgmma_ss128) and O += P V with P in registers (wgmma_rs).
+// wgmma from shared memory (wgmma_ss<N>) and O += P V with P in registers (wgmma_rs).
 //
 // Sizes your code must handle: d = 64 or 128; any n_q, n_k >= 1 (tails in both).
 // Tolerance: puzzle 9's (P may be rounded to bf16 before O += P V).
@@ -92,26 +92,41 @@ __device__ void wgmma_wait_all() {
 }
 // Thread t of the warp group holds d[4j .. 4j + 3] = (r, c), (r, c + 1), (r + 8, c), (r + 8, c + 1),
 // r = 16 (t / 32) + (t % 32) / 4, c = 8j + 2 (t % 4).
-// S (64 x 128) = A (64 x 16) * B^T (B: 128 x 16), plus S when `accumulate`; both K-major in shared memory.
-__device__ void wgmma_ss128(float (&d)[64], uint64_t a_desc, uint64_t b_desc, bool accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-      "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-      "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-      "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
-      "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
-      "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
-        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
-        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
-        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
-        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
-        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(a_desc), "l"(b_desc), "r"(static_cast<int>(accumulate)));
+// S (64 x N) = A (64 x 16) * B^T (B: N x 16), plus S when `accumulate`; both K-major in shared memory.
+template <int N>
+__device__ void wgmma_ss(float (&d)[N / 2], uint64_t a_desc, uint64_t b_desc, bool accumulate) {
+  if constexpr (N == 64)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+        "}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+          "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+          "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "l"(a_desc), "l"(b_desc), "r"(static_cast<int>(accumulate)));
+  else
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
+        "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+          "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+          "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+          "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+          "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+          "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a_desc), "l"(b_desc), "r"(static_cast<int>(accumulate)));
 }
 // O (64 x N) += A (64 x 16, bf16 pairs in registers: a[i] holds row r + 8 (i % 2), columns 2 (t % 4) +
 // 8 (i / 2) and the next) * B (16 x N), B MN-major in shared memory (the transpose bit).
@@ -174,11 +189,13 @@ __device__ uint32_t bf16_pair(float lo, float hi) {
 
 // TODO: a kernel of 160 threads for 64 query rows of head blockIdx.y: warps 0-3 the consumer warp group,
 // warp 4 the producer. Shared memory (1024-byte aligned): Q, and two or more stages of a K and a V tile of
-// 128 keys, each d = 128 tile as two boxes of 64 columns; barriers q_full, full[s], empty[s].
+// 128 keys (64 at d = 128: 80 KB in all, so that two blocks share an SM), each d = 128 tile as two boxes of
+// 64 columns; barriers q_full, full[s], empty[s].
 //   1. One thread initialises the barriers (full: count 1; empty: one arrival per consumer warp).
 //   2. Producer (one thread): Q once; then for each key tile the block sees (causal: stop after the tile of
 //      its last row's last key), wait for the stage to be empty, expect its bytes, tma_load K and V.
-//   3. Consumers, per key tile: S = Q K^T (wgmma_ss128 over d / 16 slices), wait; mask keys past n_k and
+//   3. Consumers, per key tile: S = Q K^T (wgmma_ss<tile keys> over d / 16 slices), wait; mask keys past n_k
+//   and
 //      above the diagonal with -INFINITY; online softmax of the thread's two rows (quad shuffles); rescale
 //      O; P to bf16 A fragments; O += P V (wgmma_rs, V MN-major); wait; then release the stage.
 //   4. o = O / l as bf16 and lse = m * scale + log(l); rows that saw no key: o = 0, lse = -INFINITY.
@@ -188,6 +205,6 @@ __device__ uint32_t bf16_pair(float lo, float hi) {
 void flash_fwd_hopper(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v,
                       __nv_bfloat16* o, float* lse, int bh, int n_q, int n_k, int d, float scale,
                       bool causal) {
-  // TODO: make the tensor maps (tensor_map(q, bh, n_q, d, 64), tensor_map(k, bh, n_k, d, 128), ...), set
-  // the dynamic shared memory limit and launch your kernel on a grid of ceil(n_q / 64) x bh blocks.
+  // TODO: make the tensor maps (tensor_map(q, bh, n_q, d, 64), tensor_map(k, bh, n_k, d, tile keys), ...),
+  // set the dynamic shared memory limit and launch your kernel on a grid of ceil(n_q / 64) x bh blocks.
 }

@@ -29,8 +29,8 @@ PuzzleSpec flash_forward_hopper() {
            "puzzle 11). Causal: the block's last row sees keys up to min(row0 + 64, n_q) - 1 + n_k - n_q; "
            "both roles stop after the key tile that holds it.",
            "S = Q K^T: both operands K-major in shared memory (d is K), as puzzle 11's a and b: d / 16 "
-           "wgmma_ss128, the k-slice kk at smem_descriptor(&tile[kk / 64][kk % 64]). The 64 x 128 "
-           "accumulator gives each thread two rows, r and r + 8: its 32 values of a row, then "
+           "wgmma_ss<tile keys>, the k-slice kk at smem_descriptor(&tile[kk / 64][kk % 64]). The 64 x keys "
+           "accumulator gives each thread two rows, r and r + 8: its keys / 4 values of a row, then "
            "__shfl_xor_sync with 1 and 2 for the row's max (the quad holds the row). Mask with -INFINITY "
            "only the tiles that need it (the last one, the diagonal ones).",
            "O += P V with A from registers: P's accumulators of two 8-key blocks 2kk and 2kk + 1, packed "

@@ -8,8 +8,9 @@
 //   - the online softmax on wgmma's accumulator layout: each thread holds two rows, a quad holds a row;
 //   - O += P V by wgmma with A (P, bf16) in registers and B (V) MN-major: the transpose bit;
 //   - causal block skipping: no key tile past the block's last visible key is loaded or computed.
-// Block: 64 query rows, key tiles of 128, 2 stages. No overlap yet beyond TMA's: each step waits for its
-// wgmma before the softmax, and the softmax before the next wgmma (versions 2 and 3 overlap them).
+// Block: 64 query rows, key tiles of 128 at d = 64 and of 64 at d = 128, 2 stages. Within a block no overlap
+// yet beyond TMA's: each step waits for its wgmma before the softmax, and the softmax before the next wgmma
+// (versions 2 and 3 overlap them); two or three blocks on an SM overlap each other.
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -19,14 +20,19 @@
 
 namespace {
 
-constexpr int kBM = 64, kBN = 128, kStages = 2;              // query rows per block, keys per tile
+constexpr int kBM = 64, kStages = 2;  // query rows per block
+// Keys per tile. At d = 128, tiles of 64 keep shared memory at 80 KB, so that two blocks share an SM and
+// one's softmax runs while the other's wgmma do (tiles of 128: 144 KB, one block per SM, 0.71-0.92x the
+// speed on an H200).
+template <int D>
+constexpr int kBN = D == 128 ? 64 : 128;
 constexpr int kConsumers = 128, kThreads = kConsumers + 32;  // warps 0-3: the warp group; warp 4: producer
 
 template <int D>
 struct Shared {                       // 1024-byte aligned: the 128B swizzle repeats every 8 rows of 128 bytes
   __nv_bfloat16 q[D / 64][kBM * 64];  // d = 128: two boxes of 64 columns
-  __nv_bfloat16 k[kStages][D / 64][kBN * 64];
-  __nv_bfloat16 v[kStages][D / 64][kBN * 64];
+  __nv_bfloat16 k[kStages][D / 64][kBN<D> * 64];
+  __nv_bfloat16 v[kStages][D / 64][kBN<D> * 64];
   uint64_t q_full, full[kStages], empty[kStages];
 };
 
@@ -84,26 +90,41 @@ __device__ void wgmma_wait_all() {
 }
 // Thread t of the warp group holds d[4j .. 4j + 3] = (r, c), (r, c + 1), (r + 8, c), (r + 8, c + 1),
 // r = 16 (t / 32) + (t % 32) / 4, c = 8j + 2 (t % 4).
-// S (64 x 128) = A (64 x 16) * B^T (B: 128 x 16), plus S when `accumulate`; both K-major in shared memory.
-__device__ void wgmma_ss128(float (&d)[64], uint64_t a_desc, uint64_t b_desc, bool accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-      "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-      "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-      "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
-      "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
-      "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
-        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
-        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
-        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
-        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
-        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(a_desc), "l"(b_desc), "r"(static_cast<int>(accumulate)));
+// S (64 x N) = A (64 x 16) * B^T (B: N x 16), plus S when `accumulate`; both K-major in shared memory.
+template <int N>
+__device__ void wgmma_ss(float (&d)[N / 2], uint64_t a_desc, uint64_t b_desc, bool accumulate) {
+  if constexpr (N == 64)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+        "}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+          "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+          "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "l"(a_desc), "l"(b_desc), "r"(static_cast<int>(accumulate)));
+  else
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
+        "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+          "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+          "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+          "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+          "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+          "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+          "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a_desc), "l"(b_desc), "r"(static_cast<int>(accumulate)));
 }
 // O (64 x N) += A (64 x 16, bf16 pairs in registers: a[i] holds row r + 8 (i % 2), columns 2 (t % 4) +
 // 8 (i / 2) and the next) * B (16 x N), B MN-major in shared memory (the transpose bit).
@@ -149,11 +170,12 @@ __device__ uint32_t bf16_pair(float lo, float hi) {
 
 // The key tiles the block's rows see: all of them, or (causal) up to the one holding the last row's last
 // visible key. 0 when no row sees a key.
+template <int D>
 __device__ int key_tiles(int row0, int n_q, int n_k, bool causal) {
-  const int tiles = (n_k + kBN - 1) / kBN;
+  const int tiles = (n_k + kBN<D> - 1) / kBN<D>;
   if (!causal) return tiles;
   const int last_key = min(row0 + kBM, n_q) - 1 + n_k - n_q;
-  return last_key < 0 ? 0 : min(tiles, last_key / kBN + 1);
+  return last_key < 0 ? 0 : min(tiles, last_key / kBN<D> + 1);
 }
 
 template <int D>
@@ -166,7 +188,7 @@ __global__ void __launch_bounds__(kThreads)
   Shared<D>& s =
       *reinterpret_cast<Shared<D>*>((reinterpret_cast<uintptr_t>(shared_bytes) + 1023) & ~uintptr_t{1023});
   const int head = blockIdx.y, row0 = blockIdx.x * kBM;
-  const int tiles = key_tiles(row0, n_q, n_k, causal);
+  const int tiles = key_tiles<D>(row0, n_q, n_k, causal);
 
   // 1. Barriers: full[s] counts the producer's arrival and the stage's bytes; empty[s] one arrival per
   //    consumer warp.
@@ -190,8 +212,8 @@ __global__ void __launch_bounds__(kThreads)
         if (use > 0) mbarrier_wait(&s.empty[stage], (use - 1) % 2);
         mbarrier_arrive_expect_tx(&s.full[stage], sizeof(s.k[0]) + sizeof(s.v[0]));
         for (int box = 0; box < D / 64; ++box) {
-          tma_load(s.k[stage][box], &k_map, &s.full[stage], box * 64, t * kBN, head);
-          tma_load(s.v[stage][box], &v_map, &s.full[stage], box * 64, t * kBN, head);
+          tma_load(s.k[stage][box], &k_map, &s.full[stage], box * 64, t * kBN<D>, head);
+          tma_load(s.v[stage][box], &v_map, &s.full[stage], box * 64, t * kBN<D>, head);
         }
       }
     }
@@ -209,18 +231,18 @@ __global__ void __launch_bounds__(kThreads)
     mbarrier_wait(&s.full[stage], (t / kStages) % 2);
 
     // S = Q K^T, over d in slices of 16.
-    float s_acc[kBN / 2];
+    float s_acc[kBN<D> / 2];
     wgmma_fence();
     for (int kk = 0; kk < D; kk += 16)
-      wgmma_ss128(s_acc, smem_descriptor(&s.q[kk / 64][kk % 64]),
-                  smem_descriptor(&s.k[stage][kk / 64][kk % 64]), kk > 0);
+      wgmma_ss<kBN<D>>(s_acc, smem_descriptor(&s.q[kk / 64][kk % 64]),
+                       smem_descriptor(&s.k[stage][kk / 64][kk % 64]), kk > 0);
     wgmma_commit();
     wgmma_wait_all();
 
     // Mask keys past n_k and (causal) above the diagonal: only the tiles that have such keys.
-    const int key0 = t * kBN;
-    if (key0 + kBN > n_k || (causal && key0 + kBN - 1 > row0 + n_k - n_q))
-      for (int j = 0; j < kBN / 8; ++j)
+    const int key0 = t * kBN<D>;
+    if (key0 + kBN < D >> n_k || (causal && key0 + kBN<D> - 1 > row0 + n_k - n_q))
+      for (int j = 0; j < kBN<D> / 8; ++j)
         for (int i = 0; i < 4; ++i) {
           const int key = key0 + 8 * j + 2 * quad + i % 2, row = row0 + r + 8 * (i / 2);
           if (key >= n_k || (causal && key > row + n_k - n_q)) s_acc[4 * j + i] = -INFINITY;
@@ -230,7 +252,7 @@ __global__ void __launch_bounds__(kThreads)
     float correction[2];
     for (int h = 0; h < 2; ++h) {
       float tile_max = -INFINITY;
-      for (int j = 0; j < kBN / 8; ++j)
+      for (int j = 0; j < kBN<D> / 8; ++j)
         tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * h], s_acc[4 * j + 2 * h + 1]));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffff, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffff, tile_max, 2));
@@ -240,7 +262,7 @@ __global__ void __launch_bounds__(kThreads)
       correction[h] = exp2f(m[h] * scale_log2 - m_scaled);
       m[h] = m_new;
       l[h] *= correction[h];
-      for (int j = 0; j < kBN / 8; ++j)
+      for (int j = 0; j < kBN<D> / 8; ++j)
         for (int i = 2 * h; i < 2 * h + 2; ++i) {
           s_acc[4 * j + i] = exp2f(s_acc[4 * j + i] * scale_log2 - m_scaled);
           l[h] += s_acc[4 * j + i];  // the thread's share; the quad's sum comes at the end
@@ -250,11 +272,11 @@ __global__ void __launch_bounds__(kThreads)
 
     // O += P V: P's 8-key blocks 2kk and 2kk + 1, packed to bf16, are the A fragment of keys 16kk..16kk+15.
     // Packed before wgmma_fence: a register written between two wgmma would make them wait for each other.
-    uint32_t p[kBN / 16][4];
-    for (int kk = 0; kk < kBN / 16; ++kk)
+    uint32_t p[kBN<D> / 16][4];
+    for (int kk = 0; kk < kBN<D> / 16; ++kk)
       for (int i = 0; i < 4; ++i) p[kk][i] = bf16_pair(s_acc[8 * kk + 2 * i], s_acc[8 * kk + 2 * i + 1]);
     wgmma_fence();
-    for (int kk = 0; kk < kBN / 16; ++kk)
+    for (int kk = 0; kk < kBN<D> / 16; ++kk)
       wgmma_rs<D>(o_acc, p[kk], smem_descriptor(&s.v[stage][0][kk * 16 * 64], sizeof(s.v[0][0])));
     wgmma_commit();
     wgmma_wait_all();  // O += P V has read the stage's V: it may go back to the producer
@@ -298,8 +320,8 @@ void launch(const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16*
   cudaFuncSetAttribute(flash_fwd_hopper_clear<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
   const dim3 grid((n_q + kBM - 1) / kBM, bh);
   flash_fwd_hopper_clear<D>
-      <<<grid, kThreads, shared_bytes>>>(tensor_map(q, bh, n_q, D, kBM), tensor_map(k, bh, n_k, D, kBN),
-                                         tensor_map(v, bh, n_k, D, kBN), o, lse, n_q, n_k, scale, causal);
+      <<<grid, kThreads, shared_bytes>>>(tensor_map(q, bh, n_q, D, kBM), tensor_map(k, bh, n_k, D, kBN<D>),
+                                         tensor_map(v, bh, n_k, D, kBN<D>), o, lse, n_q, n_k, scale, causal);
 }
 
 }  // namespace
