@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 apt-get update -qq
 # clang: its CUDA mode holds graded checks to CUDA's rules where there is no nvcc (docs/simulator.md).
-apt-get install -y -qq g++ make cmake binutils clang python3 python3-pip ca-certificates >/dev/null
+apt-get install -y -qq g++ make ninja-build cmake binutils clang python3 python3-pip ca-certificates >/dev/null
 
 # C++20 as the tool uses it needs g++ 12 (Ubuntu 22.04 ships 11).
 cxx=g++
