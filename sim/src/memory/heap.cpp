@@ -96,8 +96,7 @@ Allocation* DeviceHeap::allocate(size_t bytes, const char* file, int line) {
   live_bytes_ += bytes;
   if (launcher_ != 0) {
     scratch_held_ += bytes;
-    scratch_live_ += bytes;
-    scratch_peak_ = std::max(scratch_peak_, scratch_live_);
+    scratch_peak_ = std::max(scratch_peak_, scratch_held_);
     scratch_allocated_live_ += bytes;
     scratch_allocated_peak_ = std::max(scratch_allocated_peak_, scratch_allocated_live_);
   }
@@ -110,9 +109,8 @@ void DeviceHeap::release(Allocation& allocation, const char* file, int line) {
   allocation.freed_file = file;
   allocation.freed_line = line;
   live_bytes_ -= allocation.data.size();
-  if (allocation.launcher != 0) {  // any launcher's: an earlier call's is in this call's live bytes too
+  if (allocation.launcher != 0) {  // any launcher's: an earlier call's is held by this call too
     scratch_held_ -= allocation.data.size();
-    if (launcher_ != 0) scratch_live_ -= allocation.data.size();
     if (allocation.launcher == launcher_) scratch_allocated_live_ -= allocation.data.size();
   }
   // The pages go back to the system; the addresses stay reserved and attributed (use after free).
@@ -139,27 +137,27 @@ std::vector<Allocation*> DeviceHeap::all() const {
 void DeviceHeap::begin_scratch() {
   std::lock_guard lock(mutex_);
   launcher_ = ++launchers_started_;
-  // A workspace an earlier call allocated and kept is held by this call too (as on the GPU:
-  // harness/child/backend_gpu.cpp); what this call allocates itself is counted apart, for the budget.
-  scratch_live_ = scratch_held_;
+  // A workspace an earlier call allocated and kept is held by this call too (scratch_held_ carries it, as
+  // on the GPU: harness/child/backend_gpu.cpp); what this call allocates itself is counted apart, for the
+  // budget.
   scratch_peak_ = 0;
   scratch_allocated_live_ = scratch_allocated_peak_ = 0;
 }
 
 void DeviceHeap::note_launch() {
   std::lock_guard lock(mutex_);
-  if (launcher_ != 0) scratch_peak_ = std::max(scratch_peak_, scratch_live_);
+  if (launcher_ != 0) scratch_peak_ = std::max(scratch_peak_, scratch_held_);
 }
 
 void DeviceHeap::end_scratch() {
   std::lock_guard lock(mutex_);
-  scratch_peak_ = std::max(scratch_peak_, scratch_live_);
+  scratch_peak_ = std::max(scratch_peak_, scratch_held_);
   launcher_ = 0;
 }
 
 uint64_t DeviceHeap::scratch_live_bytes() const {
   std::lock_guard lock(mutex_);
-  return scratch_live_;
+  return scratch_held_;
 }
 
 uint64_t DeviceHeap::scratch_peak_bytes() const {

@@ -97,8 +97,8 @@ class DeviceHeap {
   uintptr_t next_ = 0;        // first unused arena address
   size_t live_bytes_ = 0;
   uint64_t launcher_ = 0, launchers_started_ = 0;
-  uint64_t scratch_live_ = 0, scratch_peak_ = 0;
   uint64_t scratch_held_ = 0;  // launchers' allocations not freed yet, whichever launcher made them
+  uint64_t scratch_peak_ = 0;
   uint64_t scratch_allocated_live_ = 0, scratch_allocated_peak_ = 0;  // this call's own allocations
   bool track_races_ = true;
 };
