@@ -82,10 +82,10 @@ class DeviceWork {
     std::lock_guard lock(mutex_);
     active_ = true;
     // What earlier calls allocated and kept (a workspace reused from call to call) is this call's memory
-    // too: the count starts from it, as the simulator's does (sim/src/memory/heap.cpp). The budget's count
-    // (allocated_) starts from zero: a workspace an earlier, larger case sized is not this case's.
-    // The peak is taken where memory is in use (an allocation, a kernel launch, the return), not at the
-    // start: a buffer the call frees before allocating a smaller one does not count.
+    // too: the count starts from it, as the simulator's does (sim/src/memory/heap.cpp), and its peak is
+    // taken where memory is in use (an allocation, a kernel launch, the return), so that a buffer freed
+    // before a smaller one is allocated does not count. The budget's count (allocated_) starts from zero:
+    // a workspace an earlier, larger case sized is not this case's.
     ++call_;
     live_ = peak_ = 0;
     for (const auto& [ptr, held] : held_) live_ += held.bytes;
