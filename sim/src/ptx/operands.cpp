@@ -54,7 +54,11 @@ const Operand& Bound::operand(int index, const char* constraints, bool as_output
     fail("asm_operand_invalid", "%" + std::to_string(index) + " names no operand (the statement has " +
                                     std::to_string(operands_.size()) + ")");
   const Operand& o = operands_.begin()[index];
-  if (!std::strchr(constraints, o.constraint))
+  // A loop, not strchr: this runs for every register an asm statement reads or writes, and the library
+  // call on a one- or two-letter string was a twentieth of a tensor-core kernel's estimate.
+  bool allowed = false;
+  for (const char* c = constraints; *c && !allowed; ++c) allowed = *c == o.constraint;
+  if (!allowed)
     fail("asm_operand_invalid", "%" + std::to_string(index) + " has constraint '" + o.constraint +
                                     "', this operand wants '" + constraints + "'");
   if (as_output ? o.output == nullptr : !o.readable)

@@ -7,6 +7,7 @@
 #include "core/work_counters.hpp"
 #include "diagnostics/describe.hpp"
 #include "execution/block_runner.hpp"
+#include "ptx/mma_sum.hpp"
 #include "sim/float16.h"
 #include "sim/mma_model.h"
 
@@ -71,7 +72,7 @@ void compute_mma(SimThread* lanes, const ptx::Instruction& ins) {
       double column[16];
       for (int k = 0; k < ins.k; ++k) column[k] = b[k][col];
       call.out[i] = std::bit_cast<uint32_t>(
-          mma::accumulate(c[row][col], a[row], column, ins.k, mma::kDeviceModel, min_exponent));
+          ptx::mma_sum(c[row][col], a[row], column, ins.k, mma::kDeviceModel, min_exponent));
     }
   }
 }

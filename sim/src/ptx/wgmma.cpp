@@ -25,6 +25,7 @@
 #include "ptx/async_block.hpp"
 #include "ptx/hopper.hpp"
 #include "ptx/matrix_descriptor.hpp"
+#include "ptx/mma_sum.hpp"
 #include "ptx/tensor_map.hpp"
 #include "ptx/wgmma_results.hpp"
 #include "sim/float16.h"
@@ -216,12 +217,12 @@ void complete_wgmma(SimThread* threads, uint32_t, const BlockState&) {
         const Operand& reg = call.bound->operand(d.registers.at(4 * j + i), "f", true);
         auto* target = static_cast<float*>(reg.output);
         const float before = call.scale_d
-                                 ? accumulator_input(threads[t], target,
+                                 ? accumulator_input(threads[t], target, pending.registers.size(),
                                                      std::bit_cast<float>(static_cast<uint32_t>(reg.value)))
                                  : 0.0f;
         pending.registers.push_back(target);
         pending.results.push_back(
-            mma::accumulate(before, &a[row * 16], &b[col * 16], 16, mma::kWgmmaModel, min_exponent));
+            mma_sum(before, &a[row * 16], &b[col * 16], 16, mma::kWgmmaModel, min_exponent));
       }
     record_pending(threads[t], std::move(pending));
   }

@@ -49,9 +49,10 @@ void on_watched_access(uintptr_t address, size_t bytes, memory::Access kind, con
 
 }  // namespace
 
-float accumulator_input(const SimThread& thread, const float* reg, float value) {
+float accumulator_input(const SimThread& thread, const float* reg, size_t place, float value) {
   const ThreadAsync& self = thread_async(thread);
   for (auto p = self.wgmma.rbegin(); p != self.wgmma.rend(); ++p) {
+    if (place < p->registers.size() && p->registers[place] == reg) return p->results[place];
     const auto found = std::find(p->registers.begin(), p->registers.end(), reg);
     if (found != p->registers.end()) return p->results[found - p->registers.begin()];
   }
@@ -63,7 +64,15 @@ void record_pending(SimThread& thread, PendingWgmma pending) {
   ThreadAsync& self = thread_async(thread);
   pending.group = self.wgmma_committed;
   self.wgmma.push_back(std::move(pending));
-  update_watch(thread, self);
+  if (self.wgmma.size() == 1) return update_watch(thread, self);
+  // The range so far widened by the new registers: a chain of k-slices adds a wgmma at a time.
+  const WatchedRange now = thread.watched;
+  uintptr_t lo = now.lo, hi = now.lo + now.size;
+  for (const float* reg : self.wgmma.back().registers) {
+    lo = std::min(lo, reinterpret_cast<uintptr_t>(reg));
+    hi = std::max(hi, reinterpret_cast<uintptr_t>(reg) + sizeof(float));
+  }
+  set_watched_range(thread, WatchedRange{lo, hi - lo});
 }
 
 void run_wgmma_commit() {

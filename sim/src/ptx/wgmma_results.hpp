@@ -9,8 +9,9 @@
 
 namespace sim::ptx {
 
-// What a wgmma issued now adds to: the latest pending result for the register, else its value.
-float accumulator_input(const SimThread& thread, const float* reg, float value);
+// What a wgmma issued now adds to: the latest pending result for the register, else its value. `place`:
+// the register's place among the wgmma's accumulators, where a chain on the same registers has it.
+float accumulator_input(const SimThread& thread, const float* reg, size_t place, float value);
 // Keeps the results of a wgmma of `thread` (its group: the thread's commits so far).
 void record_pending(SimThread& thread, PendingWgmma pending);
 

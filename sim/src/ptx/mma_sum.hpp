@@ -1,0 +1,16 @@
+// One element of an mma's D = A * B + C as the simulator computes it: the tensor core's rounding
+// (sim/mma_model.h) when cases run, the plain sum in a speed-estimate run (no data there; the exact
+// model was over half of puzzle 11's estimate time).
+#pragma once
+#include "core/work_counters.hpp"
+#include "sim/mma_model.h"
+
+namespace sim::ptx {
+
+inline float mma_sum(float acc, const double* a, const double* b, int count, mma::Model model,
+                     int operand_min_exponent) {
+  if (work::counting()) return mma::accumulate_plain(acc, a, b, count);
+  return mma::accumulate(acc, a, b, count, model, operand_min_exponent);
+}
+
+}  // namespace sim::ptx
