@@ -21,6 +21,7 @@ TEST_CASE("check with no options: automatic backend, random seed, the learner's 
   CHECK_FALSE(c.check.timeout_s);
   CHECK(c.check.cases.empty());
   CHECK_FALSE(c.check.verbose);
+  CHECK(c.check.estimate_speed);
   CHECK(c.text == "puzzle check 1");
 }
 
@@ -33,7 +34,7 @@ TEST_CASE("the command text names the program as the learner types it") {
 TEST_CASE("check with every option") {
   const auto parsed =
       parse({"check", "row_softmax", "--backend", "sim", "--seed", "12345678901", "--solution", "--json",
-             "out.json", "--timeout", "2.5", "--case", "1x1", "--case", "127x129", "-v"});
+             "out.json", "--timeout", "2.5", "--case", "1x1", "--case", "127x129", "-v", "--no-estimate"});
   REQUIRE(parsed.command);
   const CheckOptions& o = parsed.command->check;
   CHECK(o.puzzle == "row_softmax");
@@ -44,6 +45,7 @@ TEST_CASE("check with every option") {
   CHECK(o.timeout_s == doctest::Approx(2.5));
   CHECK(o.cases == std::vector<std::string>{"1x1", "127x129"});
   CHECK(o.verbose);
+  CHECK_FALSE(o.estimate_speed);
 }
 
 TEST_CASE("--file takes a path and --backend gpu is accepted") {

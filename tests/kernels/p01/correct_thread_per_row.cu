@@ -1,5 +1,5 @@
 // expect: passed
-// expect-sim-message: slow: [0-9]+x the solution's estimate: uncoalesced: a warp's access touches 32.0 sectors
+// expect-estimate: slow: [0-9]+x the solution's estimate: uncoalesced: a warp's access touches 32.0 sectors
 // Correct but naive: one thread per row, sequential float sums over up to 16384 terms. Slow, but the
 // harness must not fail it for rounding. The simulator's speed estimate flags it on the timed cases: the 32
 // lanes of a warp read 32 rows, each from its own sector.

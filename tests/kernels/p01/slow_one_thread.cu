@@ -1,5 +1,5 @@
 // expect: passed
-// expect-sim-message: slow: [0-9]+x the solution's estimate: one block: 1 of 132 SMs busy, one thread per block
+// expect-estimate: slow: [0-9]+x the solution's estimate: one block: 1 of 132 SMs busy, one thread per block
 // backends: sim
 // Correct and serial: one thread of one block walks the whole matrix. Every case passes, and the
 // simulator's speed estimate flags it on the timed cases: one SM of 132 busy, one thread of its 2048. (On

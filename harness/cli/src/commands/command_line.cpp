@@ -118,6 +118,8 @@ void add_check(CLI::App& app, Command& command) {
                   "Run only the timed cases: timed on a GPU, their speed estimated on the simulator");
   check->add_flag("--verbose,-v", o.verbose, "Show build commands and full logs");
   add_gpu_option(*check, o.gpu);
+  check->add_flag("--no-estimate", command.no_estimate,
+                  "On the simulator: skip the timed cases' speed estimate (the verdict alone, sooner)");
   check->add_flag("--sanitize", o.sanitize,
                   "Also run the cases under compute-sanitizer: memcheck, racecheck, synccheck (a GPU only)");
   // For the harness's own forgery tests, which try its run-time defences; `grade` never skips the check.
@@ -127,6 +129,7 @@ void add_check(CLI::App& app, Command& command) {
   check->callback([&command] {
     command.kind = CommandKind::check;
     command.check.api_check = !command.no_api_check;
+    command.check.estimate_speed = !command.no_estimate;
   });
 }
 

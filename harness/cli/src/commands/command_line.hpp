@@ -18,8 +18,9 @@ struct Command {
   HintOptions hint;
   GradeOptions grade;  // `watch` uses `check`
   ResetOptions reset;
-  std::string text;                             // the command line as typed, for the JSON report
-  bool no_api_check = false, no_torch = false;  // --no-api-check, --no-torch, before they become options
+  std::string text;  // the command line as typed, for the JSON report
+  // --no-api-check, --no-estimate, --no-torch, before they become options
+  bool no_api_check = false, no_estimate = false, no_torch = false;
 };
 
 struct ParsedCommandLine {

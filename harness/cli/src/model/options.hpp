@@ -29,7 +29,7 @@ struct CheckOptions {
   std::string gpu;  // the GPU the simulator's speed estimate is for ("h100", "h200"); the H100 when empty
   // The simulator's speed estimate of the timed cases: a grade without --perf-points scores no speed, and
   // on a fresh machine (a Gradescope container) the estimates of every puzzle's file and solution took
-  // more of the time budget than the cases.
+  // more of the time budget than the cases. `check --no-estimate` leaves it out too.
   bool estimate_speed = true;
 };
 
