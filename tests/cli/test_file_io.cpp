@@ -1,4 +1,8 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
 
 #include "support/file_io.hpp"
 #include "support/temp_dir.hpp"
@@ -16,4 +20,15 @@ TEST_CASE("a huge output file is read as its head and its tail") {
   CHECK(read_clipped(file, 1 << 20, 0).size() == 10028);  // small enough: all of it
   CHECK(read_clipped(dir.path() / "missing", 4, 4).empty());
   CHECK_FALSE(read_text(dir.path() / "missing"));
+}
+
+TEST_CASE("a scratch name part is new at each call, threads included, and starts with the process id") {
+  // Two threads of `grade --class` built the same runner in one scratch folder named by the pid alone.
+  std::string first, second;
+  std::thread other([&] { second = unique_suffix(); });
+  first = unique_suffix();
+  other.join();
+  CHECK(first != second);
+  CHECK(first.starts_with(std::to_string(getpid()) + "-"));
+  CHECK(second.starts_with(std::to_string(getpid()) + "-"));
 }

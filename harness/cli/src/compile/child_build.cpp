@@ -128,7 +128,7 @@ fs::path runner_for(const BuildConfig& config, const PuzzleSpec& puzzle, Backend
     fs::last_write_time(dir, fs::file_time_type::clock::now());  // most recently used: pruned last
     return runner;
   }
-  const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
+  const fs::path scratch = dir.string() + kScratchSuffix + unique_suffix();
   fs::remove_all(scratch);
   fs::create_directories(scratch);
   const CapturedRun link = run_captured(runner_link_command(config, backend, libraries, scratch / "child"));
@@ -329,7 +329,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
     if (!verdict) cuda_rules = start_cuda_rules(config, source, build.info);
   } else {
     // Built aside and renamed into place, so that a half-made child is never reused.
-    const fs::path scratch = dir.string() + kScratchSuffix + std::to_string(getpid());
+    const fs::path scratch = dir.string() + kScratchSuffix + unique_suffix();
     fs::remove_all(scratch);
     fs::create_directories(scratch);
     bool ok = false;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -51,9 +53,14 @@ std::string read_clipped(const std::filesystem::path& file, size_t head, size_t 
   return first + "\n[... " + std::to_string(size - head - tail) + " bytes left out ...]\n" + last;
 }
 
+std::string unique_suffix() {
+  static std::atomic<uint64_t> calls{0};
+  return std::to_string(getpid()) + "-" + std::to_string(calls++);
+}
+
 void write_atomically(const std::filesystem::path& file, const std::string& content) {
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  const std::filesystem::path temp = file.string() + ".tmp-" + std::to_string(getpid());
+  const std::filesystem::path temp = file.string() + ".tmp-" + unique_suffix();
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out << content;

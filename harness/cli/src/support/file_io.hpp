@@ -42,5 +42,8 @@ std::string read_clipped(const std::filesystem::path& file, size_t head, size_t 
 // Writes to a temporary file beside `file`, then renames it over `file`: readers see the old
 // content or the new, never half of it. Creates missing parent directories. Throws on failure.
 void write_atomically(const std::filesystem::path& file, const std::string& content);
+// "<pid>-<n>": a name part no other call gets, in this process (threads: `grade --class`) or another one
+// (ctest -j); the pid first, so that a half-made file's owner can be asked whether it still runs.
+std::string unique_suffix();
 
 }  // namespace puzzle::cli
