@@ -105,8 +105,8 @@ class KeptBuffer {
   // Room for the shape's bh * n_q * n_k elements, or nullptr when cudaMalloc failed; its error is then what
   // cudaGetLastError returns after the launcher, which bench reports as "out of memory".
   T* for_shape(const Shape& shape) {
-    if (data_ && shape == shape_) return data_;
     drop_unless(shape);
+    if (data_) return data_;
     const size_t elements = static_cast<size_t>(shape.bh) * shape.n_q * shape.n_k;
     if (cudaMalloc(&data_, elements * sizeof(T)) != cudaSuccess) {
       data_ = nullptr;
