@@ -147,13 +147,4 @@ inline float accumulate(float acc, const double* a, const double* b, int count, 
   return acc;
 }
 
-// acc + the products' sum in double, rounded to float once: not the tensor core's rounding (a last bit
-// apart at most), at a fraction of the cost. For the simulator's speed-estimate runs, whose buffers are
-// never filled: what is counted there depends on the values only where a kernel branches on them.
-inline float accumulate_plain(float acc, const double* a, const double* b, int count) {
-  double sum = acc;
-  for (int i = 0; i < count; ++i) sum += a[i] * b[i];
-  return static_cast<float>(sum);
-}
-
 }  // namespace sim::mma

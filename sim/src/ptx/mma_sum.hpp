@@ -9,8 +9,12 @@ namespace sim::ptx {
 
 inline float mma_sum(float acc, const double* a, const double* b, int count, mma::Model model,
                      int operand_min_exponent) {
-  if (work::counting()) return mma::accumulate_plain(acc, a, b, count);
-  return mma::accumulate(acc, a, b, count, model, operand_min_exponent);
+  if (!work::counting()) return mma::accumulate(acc, a, b, count, model, operand_min_exponent);
+  // The sum in double, rounded to float once: what is counted depends on the values only where a kernel
+  // branches on them.
+  double sum = acc;
+  for (int i = 0; i < count; ++i) sum += a[i] * b[i];
+  return static_cast<float>(sum);
 }
 
 }  // namespace sim::ptx
