@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "diagnostics/describe.hpp"
 #include "diagnostics/store.hpp"
@@ -14,14 +15,20 @@
 namespace sim::ptx {
 namespace {
 
+// `range` widened to cover `registers` (an empty range covers nothing yet).
+WatchedRange covering(WatchedRange range, const std::vector<float*>& registers) {
+  uintptr_t lo = range.size ? range.lo : ~uintptr_t{0}, hi = range.size ? range.lo + range.size : 0;
+  for (const float* reg : registers) {
+    lo = std::min(lo, reinterpret_cast<uintptr_t>(reg));
+    hi = std::max(hi, reinterpret_cast<uintptr_t>(reg) + sizeof(float));
+  }
+  return hi > lo ? WatchedRange{lo, hi - lo} : WatchedRange{};
+}
+
 void update_watch(ThreadState& thread, const ThreadAsync& self) {
-  uintptr_t lo = ~uintptr_t{0}, hi = 0;
-  for (const PendingWgmma& p : self.wgmma)
-    for (const float* reg : p.registers) {
-      lo = std::min(lo, reinterpret_cast<uintptr_t>(reg));
-      hi = std::max(hi, reinterpret_cast<uintptr_t>(reg) + sizeof(float));
-    }
-  set_watched_range(thread, hi > lo ? WatchedRange{lo, hi - lo} : WatchedRange{});
+  WatchedRange range;
+  for (const PendingWgmma& p : self.wgmma) range = covering(range, p.registers);
+  set_watched_range(thread, range);
 }
 
 // The running thread touched its watched registers (memory/access.hpp): a pending accumulator?
@@ -64,15 +71,9 @@ void record_pending(SimThread& thread, PendingWgmma pending) {
   ThreadAsync& self = thread_async(thread);
   pending.group = self.wgmma_committed;
   self.wgmma.push_back(std::move(pending));
-  if (self.wgmma.size() == 1) return update_watch(thread, self);
   // The range so far widened by the new registers: a chain of k-slices adds a wgmma at a time.
-  const WatchedRange now = thread.watched;
-  uintptr_t lo = now.lo, hi = now.lo + now.size;
-  for (const float* reg : self.wgmma.back().registers) {
-    lo = std::min(lo, reinterpret_cast<uintptr_t>(reg));
-    hi = std::max(hi, reinterpret_cast<uintptr_t>(reg) + sizeof(float));
-  }
-  set_watched_range(thread, WatchedRange{lo, hi - lo});
+  const WatchedRange so_far = self.wgmma.size() == 1 ? WatchedRange{} : thread.watched;
+  set_watched_range(thread, covering(so_far, self.wgmma.back().registers));
 }
 
 void run_wgmma_commit() {
