@@ -8,11 +8,13 @@
 
 #include "compile/child_build.hpp"
 #include "compile/cuda_front_end.hpp"
+#include "compile/kernel_resources.hpp"
 #include "compile/link_errors.hpp"
 #include "model/build_config.hpp"
 #include "pipelines/puzzle_lookup.hpp"
 #include "support/errors.hpp"
 #include "support/file_io.hpp"
+#include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace puzzle::cli;
@@ -268,6 +270,54 @@ TEST_CASE("CUDA's front end compiles every simulator build too: what nvcc reject
   INFO(accepted.info.log);
   CHECK(accepted.info.ok);
   CHECK(accepted.info.cuda_rules == "nvcc");
+}
+
+TEST_CASE(
+    "nvcc judging CUDA's rules alone compiles at a lower level, rejects as before and leaves the registers "
+    "to "
+    "the speed estimate's compile") {
+  BuildFixture f;
+  f.config.cuda_front_end_nvcc = build_config().cuda_front_end_nvcc;
+  if (f.config.cuda_front_end_nvcc.empty()) return;  // no nvcc on this machine
+  const CudaFrontEnd nvcc{"nvcc", f.config.cuda_front_end_nvcc};
+  const auto has = [](const std::vector<std::string>& argv, const std::string& flag) {
+    return std::find(argv.begin(), argv.end(), flag) != argv.end();
+  };
+  const auto rules = cuda_front_end_command(f.config, nvcc, "k.cu", f.dir.path(), FrontEndReport::rules);
+  CHECK(has(rules, "-O1"));
+  CHECK_FALSE(has(rules, "-v"));
+  CHECK(has(cuda_front_end_command(f.config, nvcc, "k.cu", f.dir.path(), FrontEndReport::rules_and_registers),
+            "-v"));
+  // A branch for a newer GPU (Blackwell's tcgen05, unknown to sm_90a's assembler) behind a false constant:
+  // the GPU build drops it before ptxas, and so must the rules' compile (cicc -O0 would not).
+  const std::filesystem::path newer = f.dir.path() / "newer_gpu.cu";
+  write_atomically(newer,
+                   "__global__ void k(float* y) {\n"
+                   "  constexpr bool kBlackwell = false;\n"
+                   "  if (kBlackwell) asm volatile(\"tcgen05.fence::before_thread_sync;\");\n"
+                   "  y[0] = 1.0f;\n"
+                   "}\n");
+  for (const FrontEndReport report : {FrontEndReport::rules, FrontEndReport::rules_and_registers}) {
+    const FrontEndVerdict verdict = judge_front_end_run(
+        nvcc, run_captured(cuda_front_end_command(f.config, nvcc, newer, f.dir.path(), report)));
+    INFO(verdict.errors.value_or(""));
+    CHECK_FALSE(verdict.errors.has_value());
+  }
+
+  const auto build = [&](const std::string& text) {
+    return build_child(f.config, f.spec, f.source(text), Backend::sim, CudaRules::before_the_run,
+                       FrontEndReport::rules);
+  };
+  CHECK(build(kHelperWithoutDevice + f.launcher()).info.message ==
+        "your file does not compile for a GPU (nvcc rejects it: CUDA's rules)");
+  // nvcc warns of the unused variable: output, but no register report, so none may be kept for the file.
+  const std::string warned = "__global__ void k(float* y) { int unused; y[0] = 1.0f; }\n" + f.launcher();
+  const ChildBuild built = build(warned);
+  INFO(built.info.log);
+  REQUIRE(built.info.ok);
+  const auto resources = kernel_resources(f.config, f.spec, f.source(warned));
+  REQUIRE(resources.contains("k"));
+  CHECK(resources.at("k").registers > 0);
 }
 
 TEST_CASE(

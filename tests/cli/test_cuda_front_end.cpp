@@ -170,8 +170,9 @@ TEST_SUITE("clang_front_end") {
     for (const Row& row : rows) {
       const fs::path file = dir.path() / "learner.cu";
       write_atomically(file, row.code);
-      const FrontEndVerdict verdict =
-          judge_front_end_run(clang, run_captured(cuda_front_end_command(config, clang, file, dir.path())));
+      const FrontEndVerdict verdict = judge_front_end_run(
+          clang,
+          run_captured(cuda_front_end_command(config, clang, file, dir.path(), FrontEndReport::rules)));
       INFO(row.what, "\n", verdict.errors.value_or(""));
       CHECK(verdict.checked == (row.nvcc != unchecked));
       CHECK(verdict.errors.has_value() == (row.nvcc == rejected));
@@ -204,7 +205,8 @@ TEST_SUITE("clang_front_end") {
       rejected += verdict.errors.has_value();
     };
     for (const TreeFile& f : files) {
-      std::vector<std::string> argv = cuda_front_end_command(config, clang, f.file, dir.path());
+      std::vector<std::string> argv =
+          cuda_front_end_command(config, clang, f.file, dir.path(), FrontEndReport::rules);
       if (!f.original_dir.empty()) argv.insert(argv.end() - 1, {"-iquote", f.original_dir.string()});
       running.push_back(std::async(std::launch::async, [clang, argv = std::move(argv)] {
         return judge_front_end_run(clang, run_captured(argv));

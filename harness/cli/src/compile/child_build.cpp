@@ -166,11 +166,11 @@ bool link_learner_code(const BuildConfig& config, const PuzzleSpec& puzzle, Back
 // CUDA's front end starts compiling the file now, beside g++; what it rejects, a GPU build rejects,
 // whatever g++ says (take_cuda_verdict).
 std::optional<FrontEndCheck> start_cuda_rules(const BuildConfig& config, const PuzzleSource& source,
-                                              BuildInfo& info) {
+                                              FrontEndReport report, BuildInfo& info) {
   const auto front_end = cuda_front_end(config);
   if (!front_end) return std::nullopt;
   info.cuda_rules = front_end->name;
-  std::optional<FrontEndCheck> check(std::in_place, config, *front_end, source);
+  std::optional<FrontEndCheck> check(std::in_place, config, *front_end, source, report);
   info.commands.push_back(check->command());
   return check;
 }
@@ -291,7 +291,7 @@ constexpr const char* kVerdictFile = "cuda_rules";  // the front end's name, "" 
 }  // namespace
 
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
-                       Backend backend, CudaRules when) {
+                       Backend backend, CudaRules when, FrontEndReport report) {
   const auto started = std::chrono::steady_clock::now();
   const auto seconds_since_start = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -326,7 +326,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
                   .log = read_text(dir / "build.log").value_or(""),
                   .cuda_rules = verdict.value_or("")};
     // Built, but not yet (or never) accepted by CUDA's front end: it judges the file again.
-    if (!verdict) cuda_rules = start_cuda_rules(config, source, build.info);
+    if (!verdict) cuda_rules = start_cuda_rules(config, source, report, build.info);
   } else {
     // Built aside and renamed into place, so that a half-made child is never reused.
     const fs::path scratch = dir.string() + kScratchSuffix + unique_suffix();
@@ -336,7 +336,7 @@ ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, cons
     if (backend == Backend::gpu) {
       ok = build_for_gpu(config, puzzle, source, libraries, scratch, build.info);
     } else {
-      cuda_rules = start_cuda_rules(config, source, build.info);
+      cuda_rules = start_cuda_rules(config, source, report, build.info);
       ok = build_with_gxx(config, puzzle, source, libraries, scratch, build.info);
       // g++'s errors or not, the front end's are the ones a GPU build would show.
       if (!ok && cuda_rules) take_cuda_verdict(config, puzzle, source, *cuda_rules, build.info);

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "compile/cuda_front_end.hpp"
 #include "model/build_config.hpp"
 #include "model/check_report.hpp"
 #include "model/puzzle_source.hpp"
@@ -30,9 +31,13 @@ std::string child_key(const BuildConfig& config, const PuzzleSpec& puzzle, const
                       Backend backend);
 
 // Reuses the child built earlier from the same source text, flags and libraries. Compile and link errors
-// come back in the result; EnvironmentError when a compiler or a harness library is missing.
+// come back in the result; EnvironmentError when a compiler or a harness library is missing. `report`:
+// whether a simulator build's nvcc front end also reports the kernels' registers for the speed estimate
+// (kept in the build cache, kernel_resources.hpp), or only judges the file, in less time. Which one does
+// not change the verdict, so it is not part of the cache key.
 ChildBuild build_child(const BuildConfig& config, const PuzzleSpec& puzzle, const PuzzleSource& source,
-                       Backend backend, CudaRules when = CudaRules::before_the_run);
+                       Backend backend, CudaRules when = CudaRules::before_the_run,
+                       FrontEndReport report = FrontEndReport::rules_and_registers);
 
 // The build's info once CUDA's front end has judged the file (waits for it): ok == false, with the front
 // end's errors as the build's, if it rejects the file; then the child's results mean nothing. `build`'s

@@ -180,26 +180,39 @@ std::string cuda_front_end_identity(const BuildConfig& config, const CudaFrontEn
 }
 
 // Device code only, for the GPU build's architecture (sm_90a on Hopper: wgmma needs it): the front end (cicc)
-// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX. Both
-// at the GPU build's optimization, with ptxas's resource report (-v): the same compile gives the registers
-// and stack frames the speed estimate needs (kernel_resources.hpp), which a second compile cost puzzle 1's
-// edit-check 0.8 s of CPU (two cores, 2026-11-29); an unoptimized front end alone took about half the time.
+// parses the whole file, host code included, against CUDA's headers, and ptxas checks any inline PTX.
+// - rules_and_registers: at the GPU build's optimization, with ptxas's resource report (-v): the same
+//   compile gives the registers and stack frames the speed estimate needs (kernel_resources.hpp), which a
+//   second compile cost puzzle 1's edit-check 0.8 s of CPU (two cores, 2026-11-29).
+// - rules: cicc at -O1 and ptxas at -O0. What they reject does not depend on the level: the parse, the asm
+//   operands that must be constants (checked by the parse) and the PTX's syntax and types are the same;
+//   only the time does (puzzle 6's ladder top: 9.5 s of CPU against 1.7; puzzle 1's clear version 0.57
+//   against 0.35). Not cicc -O0: it keeps dead code, such as a branch behind a false constant, whose
+//   inline PTX for another GPU ptxas would then refuse though the GPU build drops it (a test in
+//   tests/cli/test_child_build.cpp). Every kernel file of the project gets the same verdict both ways
+//   (docs/measurements/first_minutes.md).
 std::vector<std::string> nvcc_device_command(const BuildConfig& config, const fs::path& nvcc,
-                                             const fs::path& file, const fs::path& cubin) {
+                                             const fs::path& file, const fs::path& cubin,
+                                             FrontEndReport report) {
   std::vector<std::string> argv{nvcc.string(), "-std=c++20"};
   for (const std::string& flag : gpu_target_flags(target_architecture(config)))
     argv.push_back(flag);  // the GPU build's
-  for (const char* flag : {"-cubin", "-Xptxas", "-v", "-o"}) argv.push_back(flag);
+  const std::vector<std::string> level = report == FrontEndReport::rules
+                                             ? std::vector<std::string>{"-Xcicc", "-O1", "-Xptxas", "-O0"}
+                                             : std::vector<std::string>{"-Xptxas", "-v"};
+  argv.insert(argv.end(), level.begin(), level.end());
+  for (const char* flag : {"-cubin", "-o"}) argv.push_back(flag);
   argv.push_back(cubin.string());
   argv.push_back(file.string());
   return argv;
 }
 
 std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const CudaFrontEnd& front_end,
-                                                const fs::path& file, const fs::path& scratch_dir) {
+                                                const fs::path& file, const fs::path& scratch_dir,
+                                                FrontEndReport report) {
   return front_end.name == "clang"
              ? clang_command(config, front_end, file)
-             : nvcc_device_command(config, front_end.compiler, file, scratch_dir / "front_end.cubin");
+             : nvcc_device_command(config, front_end.compiler, file, scratch_dir / "front_end.cubin", report);
 }
 
 FrontEndVerdict judge_front_end_run(const CudaFrontEnd& front_end, CapturedRun run) {
@@ -209,14 +222,17 @@ FrontEndVerdict judge_front_end_run(const CudaFrontEnd& front_end, CapturedRun r
 }
 
 FrontEndCheck::FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end,
-                             const PuzzleSource& source)
+                             const PuzzleSource& source, FrontEndReport report)
     : front_end_(front_end),
+      report_(report),
       output_(std::make_unique<TempDir>("puzzle-front-end-")),
-      argv_(cuda_front_end_command(config, front_end, source.file, output_->path())),
+      argv_(cuda_front_end_command(config, front_end, source.file, output_->path(), report)),
       run_(std::async(std::launch::async, [argv = argv_] { return run_captured(argv); })) {}
 
 FrontEndVerdict FrontEndCheck::finish() {
-  return judge_front_end_run(front_end_, run_.get());
+  FrontEndVerdict verdict = judge_front_end_run(front_end_, run_.get());
+  if (report_ == FrontEndReport::rules) verdict.resource_report.clear();  // no -v: not a report
+  return verdict;
 }
 
 std::string FrontEndCheck::command() const {

@@ -34,34 +34,43 @@ std::string describe_cuda_front_end(const BuildConfig& config);
 // key of a simulator build).
 std::string cuda_front_end_identity(const BuildConfig& config, const CudaFrontEnd& front_end);
 
-// `nvcc` compiling `file`'s device code as the GPU build does, into `cubin`, with ptxas's report of each
-// kernel's registers and stack frame (-v): the nvcc front end's command, and the register report's alone.
+// What nvcc's compile of the device code must tell besides whether CUDA's rules accept the file: nothing
+// (then at a lower optimization, which rejects what the GPU build's rejects in a fraction of its time), or
+// also each kernel's registers and stack frame for the speed estimate (the GPU build's optimization).
+enum class FrontEndReport { rules, rules_and_registers };
+
+// `nvcc` compiling `file`'s device code for the GPU build's architecture into `cubin`; for
+// rules_and_registers as the GPU build does, with ptxas's report (-v): the nvcc front end's command, and
+// the register report's alone.
 std::vector<std::string> nvcc_device_command(const BuildConfig& config, const std::filesystem::path& nvcc,
                                              const std::filesystem::path& file,
-                                             const std::filesystem::path& cubin);
+                                             const std::filesystem::path& cubin, FrontEndReport report);
 
 // The command that checks `file` (device side only; what it writes goes to scratch_dir).
 std::vector<std::string> cuda_front_end_command(const BuildConfig& config, const CudaFrontEnd& front_end,
                                                 const std::filesystem::path& file,
-                                                const std::filesystem::path& scratch_dir);
+                                                const std::filesystem::path& scratch_dir,
+                                                FrontEndReport report);
 
 struct FrontEndVerdict {
   bool checked = true;                // false: the front end could not judge (a header clang's set lacks)
   std::optional<std::string> errors;  // the compiler's output when it rejected the file
-  std::string resource_report;        // nvcc's, when it compiled it: ptxas's registers and stack frames
+  std::string resource_report;        // nvcc's for rules_and_registers: ptxas's registers and stack frames
 };
 
 // The front end compiling `source` on a thread of its own, from construction until `finish`, its output in a
 // folder of its own (the build's may be renamed meanwhile).
 class FrontEndCheck {
  public:
-  FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end, const PuzzleSource& source);
+  FrontEndCheck(const BuildConfig& config, const CudaFrontEnd& front_end, const PuzzleSource& source,
+                FrontEndReport report);
   // Waits for it.
   FrontEndVerdict finish();
   std::string command() const;
 
  private:
   CudaFrontEnd front_end_;
+  FrontEndReport report_;
   std::unique_ptr<TempDir> output_;  // outlives run_ (declared first)
   std::vector<std::string> argv_;
   std::future<CapturedRun> run_;

@@ -77,7 +77,8 @@ perf::KernelResources kernel_resources(const BuildConfig& config, const PuzzleSp
   }
   TempDir work("puzzle-resources-");
   const CapturedRun run =
-      run_captured(nvcc_device_command(config, nvcc, source.file, work.path() / "kernels.cubin"),
+      run_captured(nvcc_device_command(config, nvcc, source.file, work.path() / "kernels.cubin",
+                                       FrontEndReport::rules_and_registers),
                    std::nullopt, StderrMode::merged, stop);
   if (!run.status.ok()) return {};
   const perf::KernelResources counts = parse_ptxas_resources(run.output);

@@ -413,10 +413,12 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
                                           cross_check_cases(spec, cases_to_run(options, spec, Backend::gpu)),
                                           report.seed, options.deadline);
     }
-    ChildBuild build = !apis.ok ? ChildBuild{.info = apis}
-                       : early_gpu_build.valid() && choice.backend == Backend::gpu
-                           ? early_gpu_build.get()
-                           : build_child(config, spec, source, choice.backend, CudaRules::beside_the_run);
+    ChildBuild build =
+        !apis.ok ? ChildBuild{.info = apis}
+        : early_gpu_build.valid() && choice.backend == Backend::gpu
+            ? early_gpu_build.get()
+            : build_child(config, spec, source, choice.backend, CudaRules::beside_the_run,
+                          to_estimate.empty() ? FrontEndReport::rules : FrontEndReport::rules_and_registers);
     if (apis.ok) build.info.log = apis.log + build.info.log;
     puzzle.build = build.info;
     // A simulator child runs before CUDA's front end has judged the file (nvcc takes longer than g++):

@@ -27,7 +27,8 @@ SimCrossCheck run_cross_check(const BuildConfig& config, const PuzzleSpec& puzzl
                               const std::vector<int>& cases, uint64_t seed,
                               std::optional<std::chrono::steady_clock::time_point> deadline) {
   SimCrossCheck check;
-  const ChildBuild build = build_child(config, puzzle, source, Backend::sim);
+  const ChildBuild build =
+      build_child(config, puzzle, source, Backend::sim, CudaRules::before_the_run, FrontEndReport::rules);
   if (!build.info.ok) {
     check.skipped = "the simulator cannot build this file (" + build.info.message +
                     "): barriers and shared-memory races were not checked";
