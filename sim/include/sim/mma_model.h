@@ -96,8 +96,12 @@ inline float float_toward_zero(double value) {
 
 // acc + sum over i < count of a[i] * b[i], with a[i], b[i] the exact values of f16, bf16 or tf32 operands
 // whose smallest normal exponent is `operand_min_exponent` (kF16MinExponent or kFloatMinExponent).
+// `a_exponents` and `b_exponents`, when given, hold exponent_of(a[i], operand_min_exponent) and b's: an
+// mma uses each row of A and column of B for many elements, so the simulator computes them once per
+// instruction.
 inline float accumulate(float acc, const double* a, const double* b, int count, Model model,
-                        int operand_min_exponent) {
+                        int operand_min_exponent, const int* a_exponents = nullptr,
+                        const int* b_exponents = nullptr) {
   const int block = model.block < 1 ? 1 : model.block;
   for (int start = 0; start < count; start += block) {
     const int end = start + block < count ? start + block : count;
@@ -109,9 +113,10 @@ inline float accumulate(float acc, const double* a, const double* b, int count, 
     for (int i = start; i < end; ++i) {
       const double product = a[i] * b[i];  // exact: two 11- (or 8-) bit significands (tf32: 11)
       terms[n] = product;
-      exponents[n++] = model.product_exponent
-                           ? exponent_of(a[i], operand_min_exponent) + exponent_of(b[i], operand_min_exponent)
-                           : exponent_of(product, -100000);
+      exponents[n++] =
+          !model.product_exponent ? exponent_of(product, -100000)
+          : a_exponents           ? a_exponents[i] + b_exponents[i]
+                        : exponent_of(a[i], operand_min_exponent) + exponent_of(b[i], operand_min_exponent);
     }
     bool finite = true, all_negative_zero = true;
     int emax = -100000;

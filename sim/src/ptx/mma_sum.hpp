@@ -7,9 +7,11 @@
 
 namespace sim::ptx {
 
+// a_exponents, b_exponents: mma::exponent_of of each operand (mma_model.h's accumulate).
 inline float mma_sum(float acc, const double* a, const double* b, int count, mma::Model model,
-                     int operand_min_exponent) {
-  if (!work::counting()) return mma::accumulate(acc, a, b, count, model, operand_min_exponent);
+                     int operand_min_exponent, const int* a_exponents, const int* b_exponents) {
+  if (!work::counting())
+    return mma::accumulate(acc, a, b, count, model, operand_min_exponent, a_exponents, b_exponents);
   // The sum in double, rounded to float once: what is counted depends on the values only where a kernel
   // branches on them.
   double sum = acc;

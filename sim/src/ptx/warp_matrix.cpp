@@ -64,15 +64,24 @@ void compute_mma(SimThread* lanes, const ptx::Instruction& ins) {
   }
   const int min_exponent =
       ins.a_type == ptx::OperandType::f16 ? mma::kF16MinExponent : mma::kFloatMinExponent;
+  // B by column, and every operand's alignment exponent, once for the 128 elements.
+  double columns[8][16];
+  int a_exponents[16][16], b_exponents[8][16];
+  for (int k = 0; k < ins.k; ++k) {
+    for (int row = 0; row < 16; ++row) a_exponents[row][k] = mma::exponent_of(a[row][k], min_exponent);
+    for (int col = 0; col < 8; ++col) {
+      columns[col][k] = b[k][col];
+      b_exponents[col][k] = mma::exponent_of(b[k][col], min_exponent);
+    }
+  }
   for (int lane = 0; lane < 32; ++lane) {
     WarpMatrixCall& call = call_of(lanes[lane]);
     const int g = lane / 4, t = lane % 4;
     for (int i = 0; i < 4; ++i) {
       const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
-      double column[16];
-      for (int k = 0; k < ins.k; ++k) column[k] = b[k][col];
-      call.out[i] = std::bit_cast<uint32_t>(
-          ptx::mma_sum(c[row][col], a[row], column, ins.k, mma::kDeviceModel, min_exponent));
+      call.out[i] =
+          std::bit_cast<uint32_t>(ptx::mma_sum(c[row][col], a[row], columns[col], ins.k, mma::kDeviceModel,
+                                               min_exponent, a_exponents[row], b_exponents[col]));
     }
   }
 }

@@ -206,6 +206,10 @@ void complete_wgmma(SimThread* threads, uint32_t, const BlockState&) {
     for (double& x : b) x = -x;
   const uint64_t read = memory::begin_async_read(spans, reader);
   const int min_exponent = ins.a_type == OperandType::f16 ? mma::kF16MinExponent : mma::kFloatMinExponent;
+  // Every operand's alignment exponent once, not once per element that uses it (n / 8 and 64 times).
+  std::vector<int> a_exponents(a.size()), b_exponents(b.size());
+  for (size_t i = 0; i < a.size(); ++i) a_exponents[i] = mma::exponent_of(a[i], min_exponent);
+  for (size_t i = 0; i < b.size(); ++i) b_exponents[i] = mma::exponent_of(b[i], min_exponent);
   for (int t = 0; t < 128; ++t) {
     const WgmmaCall& call = call_of(threads[t]);
     const OperandText& d = ins.operands[0];
@@ -221,8 +225,8 @@ void complete_wgmma(SimThread* threads, uint32_t, const BlockState&) {
                                                      std::bit_cast<float>(static_cast<uint32_t>(reg.value)))
                                  : 0.0f;
         pending.registers.push_back(target);
-        pending.results.push_back(
-            mma_sum(before, &a[row * 16], &b[col * 16], 16, mma::kWgmmaModel, min_exponent));
+        pending.results.push_back(mma_sum(before, &a[row * 16], &b[col * 16], 16, mma::kWgmmaModel,
+                                          min_exponent, &a_exponents[row * 16], &b_exponents[col * 16]));
       }
     record_pending(threads[t], std::move(pending));
   }
