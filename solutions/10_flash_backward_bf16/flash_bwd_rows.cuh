@@ -57,12 +57,17 @@ __global__ void dq_kernel(const float* dq_accum, __nv_bfloat16* dq, float scale,
 // Device memory kept from call to call (a workspace, as libraries keep one), grown when a call needs more.
 // A cudaMalloc and cudaFree of 138 MB per call cost 0.13-0.30 ms on an H200 (d = 64, n 512: 1.04 ms a
 // call with them, 0.90 without) and cudaFree waits for the GPU, so the next call cannot queue behind it.
+// nullptr when the GPU has not `count` floats to spare; the next call tries again.
 float* workspace_floats(size_t count) {
   static float* kept = nullptr;
   static size_t capacity = 0;
   if (count > capacity) {
     cudaFree(kept);
-    cudaMalloc(&kept, sizeof(float) * count);
+    capacity = 0;
+    if (cudaMalloc(&kept, sizeof(float) * count) != cudaSuccess) {
+      kept = nullptr;  // not a block of ours: the next call must not free it
+      return nullptr;
+    }
     capacity = count;
   }
   return kept;
@@ -76,6 +81,7 @@ void around_main_kernel(const __nv_bfloat16* o, const float* lse, const __nv_bfl
   const size_t elements = static_cast<size_t>(rows) * D;
   // dq_accum (first: 16-byte aligned), D, lse log2(e): rows (d + 2) floats
   float* scratch = workspace_floats(elements + 2 * static_cast<size_t>(rows));
+  if (scratch == nullptr) return;  // out of memory: no kernel runs, and the outputs stay unwritten
   float *dq_accum = scratch, *delta = scratch + elements, *lse_log2 = delta + rows;
   cudaMemsetAsync(dq_accum, 0, sizeof(float) * elements);
   constexpr int kRowsPerBlock = 256 / (D / 8);
