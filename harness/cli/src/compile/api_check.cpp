@@ -1,7 +1,11 @@
 #include "compile/api_check.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <map>
+#include <set>
+
+#include "support/demangle.hpp"
 
 namespace puzzle::cli {
 namespace {
@@ -150,7 +154,82 @@ bool declared(const std::string& code, size_t at) {
   return !before.empty() && before != "return" && before != "else" && before != "do";
 }
 
+// What a name says once glibc's other spellings of one function are taken off: __open and open64 (open),
+// __open_2 and __read_chk (the fortified ones), fread_unlocked, __isoc99_fscanf, cuMemAlloc_v2.
+std::string base_name(std::string name) {
+  name.erase(0, name.find_first_not_of('_'));
+  for (const char* prefix : {"isoc99_", "isoc23_"}) {
+    if (name.starts_with(prefix)) name.erase(0, std::strlen(prefix));
+  }
+  for (bool again = true; again;) {
+    again = false;
+    for (const char* suffix : {"_chk", "_2", "_unlocked", "_nocancel", "_v2"}) {
+      if (name.size() > std::strlen(suffix) && name.ends_with(suffix)) {
+        name.resize(name.size() - std::strlen(suffix));
+        again = true;
+      }
+    }
+  }
+  while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.back()))) name.pop_back();
+  return name;
+}
+
+// The words of the C library's names that read or write files: a name that joins one to others
+// (aio_read, process_vm_readv, copy_file_range, fts_open) is refused too.
+bool file_word(const std::string& word) {
+  static const std::set<std::string> words = {
+      "open",       "openat",    "fopen", "fdopen",  "freopen", "opendir",    "fdopendir",   "scandir",
+      "readdir",    "read",      "readv", "pread",   "preadv",  "preadv64v2", "fread",       "readlink",
+      "readlinkat", "readahead", "write", "writev",  "pwrite",  "pwritev",    "pwritev64v2", "sendfile",
+      "splice",     "vmsplice",  "creat", "tmpfile", "file",    "mmap"};
+  std::string stripped = word;
+  while (!stripped.empty() && std::isdigit(static_cast<unsigned char>(stripped.back()))) stripped.pop_back();
+  return words.contains(word) || words.contains(stripped);
+}
+
+const char* refused_c_symbol(const std::string& name) {
+  // nvcc's registration of a GPU object calls atexit; records written at exit are refused at run time.
+  if (name == "atexit") return nullptr;
+  if (name.starts_with("_IO_")) return kFiles;  // the C library's streams, from the inside
+  for (const std::string& spelling : {name, base_name(name)}) {
+    const auto rule = rules().find(spelling);
+    if (rule != rules().end() && rule->second.refused && !rule->second.std_only) return rule->second.why;
+  }
+  // Compilers' and runtimes' own names start with an underscore: __cxa_atexit, __tsan_read4.
+  if (name.starts_with("_")) return nullptr;
+  for (size_t start = 0; start < name.size();) {
+    const size_t end = std::min(name.find('_', start), name.size());
+    if (file_word(name.substr(start, end - start))) return kFiles;
+    start = end + 1;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+const char* refused_api_symbol(const std::string& symbol) {
+  if (symbol.find("operator") != std::string::npos) return nullptr;  // `<` there is no template
+  std::string name = without_template_arguments(symbol);
+  name.erase(0, name.rfind(' ') + 1);  // a function template's return type
+  if (name.find("::") == std::string::npos) return refused_c_symbol(name);
+  std::vector<std::string> parts;
+  for (size_t start = 0; start <= name.size();) {
+    const size_t end = std::min(name.find("::", start), name.size());
+    parts.push_back(name.substr(start, end - start));
+    start = end + 2;
+  }
+  if (parts[0] == "puzzle") return kHarness;
+  if ((parts[0] != "std" && parts[0] != "__gnu_cxx") || parts.size() < 2) return nullptr;
+  std::string word = parts[1] == "__cxx11" && parts.size() > 2 ? parts[2] : parts[1];
+  static const std::map<std::string, std::string> streams = {
+      {"basic_ifstream", "ifstream"}, {"basic_ofstream", "ofstream"}, {"basic_fstream", "fstream"},
+      {"basic_filebuf", "filebuf"},   {"stdio_filebuf", "filebuf"},   {"stdio_sync_filebuf", "filebuf"}};
+  if (const auto stream = streams.find(word); stream != streams.end()) word = stream->second;
+  // The compiler calls std::terminate itself where an exception would leave a noexcept function.
+  if (word == "terminate") return nullptr;
+  const auto rule = rules().find(word);
+  return rule != rules().end() && rule->second.refused ? rule->second.why : nullptr;
+}
 
 std::vector<ApiUse> find_api_uses(const std::string& text) {
   const std::string code = code_only(text);

@@ -25,4 +25,10 @@ std::string describe(const ApiUse& use);
 // The check as a build step: ok, with warnings in `log`, or refused with every use listed.
 BuildInfo check_apis(const std::string& text);
 
+// The same rules for a symbol the compiled code refers to (demangled, without its parameters), where a
+// macro cannot hide a name: why `fopen` pasted together by a macro, glibc's `__open_2` or `fread_unlocked`,
+// or `std::basic_ifstream<char>::basic_ifstream` (which the scan reads as another word) is refused, or
+// nullptr.
+const char* refused_api_symbol(const std::string& symbol);
+
 }  // namespace puzzle::cli

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -85,6 +86,23 @@ std::string binutils(const std::vector<std::string>& argv) {
   return run.output;
 }
 
+// A symbol as the rules read it: demangled, without its parameters (the simulator's runtime API is C++:
+// `cudaMallocHost(void**, unsigned long)` is named `cudaMallocHost`).
+std::string readable_name(const std::string& symbol) {
+  const std::string readable = demangled(symbol);
+  return readable.substr(0, readable.find('('));
+}
+
+// A symbol as a refusal shows it: `std::basic_ifstream` for "VTT for std::basic_ifstream<char, ...>".
+std::string shown_name(const std::string& readable) {
+  std::string name = readable;
+  for (const char* prefix : {"construction vtable for ", "typeinfo name for ", "typeinfo for ", "vtable for ",
+                             "VTT for ", "guard variable for "}) {
+    if (name.starts_with(prefix)) name.erase(0, std::strlen(prefix));
+  }
+  return without_template_arguments(name);
+}
+
 // The dynamic symbols defined by the libraries `library` needs, found where the loader finds them (ldd:
 // "libcuda.so.1 => /lib/x86_64-linux-gnu/libcuda.so.1 (0x...)").
 std::set<std::string> symbols_of_needed_libraries(const fs::path& library) {
@@ -104,9 +122,9 @@ std::set<std::string> symbols_of_needed_libraries(const fs::path& library) {
   return names;
 }
 
-}  // namespace
-
-BuildInfo check_object_code(const fs::path& object) {
+// The first offence in the code of `object`, with its source line: a relocation naming a symbol `rule`
+// refuses, or (with `system_calls`) a system-call instruction.
+BuildInfo first_offence(const fs::path& object, SymbolRule rule, bool system_calls) {
   // objdump's lines, by hand (a large object has tens of thousands: std::regex took seconds):
   //   "/path/x.cu:42" or "/path/x.cu:42 (discriminator 3)"   where the next instructions come from
   //   "  4005:\tsyscall"                                        an instruction
@@ -114,6 +132,9 @@ BuildInfo check_object_code(const fs::path& object) {
   std::istringstream lines(binutils({"objdump", "-d", "-r", "-l", "--no-show-raw-insn", object.string()}));
   std::string text, file;
   int line = 0;
+  BuildInfo found{.ok = true};
+  bool found_own = false;
+  int found_line = 0;
   while (std::getline(lines, text)) {
     const std::string_view view = text;
     if (view.empty()) continue;
@@ -138,19 +159,54 @@ BuildInfo check_object_code(const fs::path& object) {
       std::string_view symbol = rest.substr(first.size());
       symbol.remove_prefix(std::min(symbol.size(), symbol.find_first_not_of(" \t")));
       symbol = symbol.substr(0, symbol.find_first_of("-+@"));
-      // The simulator's runtime API is C++: `cudaMallocHost(void**, unsigned long)` is named without
-      // its parameters.
-      const std::string readable = demangled(std::string(symbol));
-      offence = readable.substr(0, readable.find('('));
-      why = refusal(offence);
-    } else if (system_call_instruction(first, rest.substr(first.size()))) {
+      offence = readable_name(std::string(symbol));
+      why = rule(offence);
+    } else if (system_calls && system_call_instruction(first, rest.substr(first.size()))) {
       offence = std::string(first);
       why = kCallsTheKernel;
     }
-    if (why) {
-      return BuildInfo{.ok = false,
-                       .message = "refused: " + describe_location(file, line) + "`" + offence + "` " + why};
+    if (!why) continue;
+    // Code inlined from a library's header (std::basic_ifstream's constructor) is placed in that header:
+    // the learner's own first line, where there is one, says more.
+    const std::string ext = fs::path(file).extension().string();
+    const bool own_file = ext == ".cu" || ext == ".cuh";
+    if (found.ok || (own_file && (!found_own || line < found_line))) {
+      found = BuildInfo{
+          .ok = false,
+          .message = "refused: " + describe_location(file, line) + "`" + shown_name(offence) + "` " + why};
+      found_own = own_file;
+      found_line = line;
     }
+  }
+  return found;
+}
+
+// The symbols `object` needs from elsewhere, readable, in nm's order.
+std::vector<std::string> undefined_symbols(const fs::path& object) {
+  std::istringstream lines(binutils({"nm", "-u", "--format=posix", object.string()}));
+  std::vector<std::string> names;
+  for (std::string text; std::getline(lines, text);)
+    names.push_back(readable_name(text.substr(0, text.find(' '))));
+  return names;
+}
+
+}  // namespace
+
+BuildInfo check_object_code(const fs::path& object) {
+  BuildInfo checked = first_offence(object, refusal, true);
+  if (!checked.ok) return checked;
+  return check_object_symbols(object, refusal);
+}
+
+BuildInfo check_object_symbols(const fs::path& object, SymbolRule rule) {
+  // nm first: an honest file's symbols take milliseconds to read, objdump's disassembly far longer.
+  for (const std::string& name : undefined_symbols(object)) {
+    const char* why = rule(name);
+    if (!why) continue;
+    BuildInfo placed = first_offence(object, rule, false);
+    // Named only from data (a table of function pointers), not from code: refused all the same.
+    if (placed.ok) return BuildInfo{.ok = false, .message = "refused: `" + shown_name(name) + "` " + why};
+    return placed;
   }
   return BuildInfo{.ok = true};
 }

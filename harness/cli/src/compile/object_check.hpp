@@ -11,9 +11,16 @@
 
 namespace puzzle::cli {
 
-// `objdump -d -r -l` of `object` (compiled with debug info): ok, or refused with the first offence and its
-// source line ("refused: line 12 of x.cu: `cudaHostAlloc` ...").
+// Why a symbol the code refers to (demangled, without its parameters) is refused, or nullptr.
+using SymbolRule = const char* (*)(const std::string& symbol);
+
+// `objdump -d -r -l` of `object` (compiled with debug info), and the symbols it needs: ok, or refused with
+// the first offence and its source line ("refused: line 12 of x.cu: `cudaHostAlloc` ...").
 BuildInfo check_object_code(const std::filesystem::path& object);
+
+// The symbols `object` needs that `rule` refuses (one named only from data, as a function pointer in a
+// table, too): ok, or refused with the first, and its source line where code names it.
+BuildInfo check_object_symbols(const std::filesystem::path& object, SymbolRule rule);
 
 // The symbols `library` needs that neither carry a library version nor are among `exports` (the runner's
 // dynamic symbols, one a line): the launcher missing ("your file must define <signature> ..."), or any

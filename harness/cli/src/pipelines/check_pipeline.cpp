@@ -10,6 +10,7 @@
 #include "compile/api_check.hpp"
 #include "compile/child_build.hpp"
 #include "compile/kernel_resources.hpp"
+#include "compile/object_check.hpp"
 #include "judge/case_judging.hpp"
 #include "judge/concurrent_judge.hpp"
 #include "judge/perf_figures.hpp"
@@ -420,6 +421,14 @@ CheckReport run_check(const CheckOptions& options, const std::string& command_te
             : build_child(config, spec, source, choice.backend, CudaRules::beside_the_run,
                           to_estimate.empty() ? FrontEndReport::rules : FrontEndReport::rules_and_registers);
     if (apis.ok) build.info.log = apis.log + build.info.log;
+    // The scan's rules on the compiled code too, where a macro cannot paste a name out of sight.
+    if (options.api_check && build.info.ok) {
+      BuildInfo symbols = check_object_symbols(build.child.parent_path() / "learner.o", refused_api_symbol);
+      if (!symbols.ok) {
+        build.info.ok = false;
+        build.info.message = std::move(symbols.message);
+      }
+    }
     puzzle.build = build.info;
     // A simulator child runs before CUDA's front end has judged the file (nvcc takes longer than g++):
     // the build line waits for the verdict, and a file it rejects stops the cases, whose results then

@@ -7,4 +7,8 @@ namespace puzzle::cli {
 // `symbol` demangled, or as given when it is not a mangled name.
 std::string demangled(const std::string& symbol);
 
+// A demangled name without its template arguments: std::basic_ifstream<char, ...>::open ->
+// std::basic_ifstream::open. An operator's name is returned as it is (its `<` opens no arguments).
+std::string without_template_arguments(const std::string& name);
+
 }  // namespace puzzle::cli
