@@ -293,6 +293,9 @@ void load_learner_code(const char* path) {
 
 int run(const fs::path& dir, const char* learner_code) {
   protocol::ProgressWriter progress(protocol::progress_path(dir), take_session_key());
+  // stdout unbuffered, before the learner's code runs: what kernels print leaves no copy in a buffer that
+  // host code could read back through stdout's FILE (docs/grading.md, "the trust boundary").
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
   load_learner_code(learner_code);
   const protocol::Job job = read_job(dir);
   const PuzzleSpec* puzzle = find_puzzle(job.puzzle);

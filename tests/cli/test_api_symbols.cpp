@@ -7,6 +7,7 @@
 
 #include "compile/api_check.hpp"
 
+using puzzle::cli::check_apis;
 using puzzle::cli::refused_api_symbol;
 
 TEST_CASE("the compiled code's symbols: every spelling of a refused API is refused") {
@@ -100,4 +101,12 @@ TEST_CASE("the compiled code's symbols: what compilers, runtimes and honest file
     CAPTURE(symbol);
     CHECK(refused_api_symbol(symbol) == nullptr);
   }
+}
+
+TEST_CASE("the scan of the source refuses glibc's FILE from the inside and stdout's buffering") {
+  // What kernels print passes through stdout: host code must not read it back.
+  CHECK_FALSE(check_apis("void f() { const char* p = stdout->_IO_write_base; }\n").ok);
+  CHECK_FALSE(check_apis("char buffer[4096];\nvoid f() { setvbuf(stdout, buffer, _IOFBF, 4096); }\n").ok);
+  CHECK_FALSE(check_apis("void f() { FILE* s = fmemopen(nullptr, 64, \"w\"); }\n").ok);
+  CHECK(check_apis("void f() { printf(\"%d\\n\", 1); fflush(stdout); }\n").ok);
 }

@@ -52,10 +52,12 @@ const std::map<std::string, Rule>& rules() {
          "raise",          "sigaction",     "longjmp",       "siglongjmp",   "prctl",          "ptrace",
          "cudaDeviceReset"});
     add(kProcess, true, {"exit", "system", "kill", "signal", "clone"});
-    add(kFiles, false, {"fopen",     "fopen64",  "freopen", "fdopen",  "tmpfile",    "openat",  "creat",
-                        "ofstream",  "ifstream", "fstream", "filebuf", "filesystem", "unlink",  "unlinkat",
-                        "ftruncate", "truncate", "dup",     "dup2",    "dup3",       "mmap",    "mprotect",
-                        "pwrite",    "pread",    "syscall", "ioctl",   "fcntl",      "opendir", "readdir"});
+    add(kFiles, false,
+        {"fopen", "fopen64", "freopen", "fdopen", "tmpfile", "openat", "creat", "ofstream", "ifstream",
+         "fstream", "filebuf", "filesystem", "unlink", "unlinkat", "ftruncate", "truncate", "dup", "dup2",
+         "dup3", "mmap", "mprotect", "pwrite", "pread", "syscall", "ioctl", "fcntl", "opendir", "readdir",
+         // streams of one's own in memory, or stdout's buffer: what kernels print, read back
+         "fmemopen", "open_memstream", "fopencookie", "setvbuf", "setbuf", "setbuffer", "setlinebuf"});
     add(kFiles, true, {"open", "write", "read", "close", "remove", "rename", "writev", "readv", "lseek"});
     add(kEnvironment, false,
         {"getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "environ", "stdin", "cin", "scanf",
@@ -245,6 +247,8 @@ std::vector<ApiUse> find_api_uses(const std::string& text) {
     size_t end = i;
     while (end < code.size() && is_word(code[end])) ++end;
     const std::string word = code.substr(i, end - i);
+    // glibc's FILE from the inside (stdout->_IO_write_base): what kernels printed, read back.
+    if (word.starts_with("_IO_")) uses.push_back({line, word, kFiles, true});
     const auto rule = rules().find(word);
     if (rule != rules().end() && !std::isdigit(static_cast<unsigned char>(word[0]))) {
       size_t after = end;
