@@ -63,6 +63,7 @@ void begin_launcher(const std::vector<GuardedBuffer>& inputs, const std::vector<
   }
   for (const GuardedBuffer& b : inputs) sim::harness::mark_input(b.base());
   for (const GuardedBuffer& b : outputs) sim::harness::mark_output(b.base());
+  sim::harness::launcher_starts();
 }
 
 void set_estimating(bool on) {

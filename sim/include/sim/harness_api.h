@@ -112,8 +112,12 @@ void mark_output(const void* device_ptr);
 void mark_input(const void* device_ptr);
 // The runner's own copies (inputs up, outputs back), which the rules above do not apply to.
 void runner_copy(void* dst, const void* src, size_t bytes);
-// Right after the launcher returns: work it queued on a stream of its own and never waited for is a
-// finding (unfinished_stream_work): a GPU would still be running it when the harness reads the outputs.
+// Right before the launcher runs: device memory is closed to host code until it returns, as a GPU's is
+// (its C library calls are not instrumented: mempcpy from a device pointer would read the data).
+void launcher_starts();
+// Right after the launcher returns (device memory open again): work it queued on a stream of its own and
+// never waited for is a finding (unfinished_stream_work): a GPU would still be running it when the harness
+// reads the outputs.
 void launcher_returned();
 // The learner's code is the shared object that holds `launcher`: findings and crashes name its lines, and
 // from now on every copy from the device to the host is refused (copy_to_host), and so is a kernel's access

@@ -107,6 +107,9 @@ void on_crash(int signal, siginfo_t* info, void* context) {
   if (!in_code) line.text(" (pc outside your code)");
   if (signal == SIGSEGV && in_fiber_stack_guard(address)) line.text(", stack overflow");
   if (const char* failed = memory::failed_allocation_under(address)) line.text(": ").text(failed);
+  // The launcher's host code reached device memory (the C library's mempcpy, say): on a GPU it faults too.
+  if (!current_thread() && memory::device_heap.contains(address))
+    line.text(": that is device memory, which host code cannot dereference (a GPU faults there too)");
   line.write();
   // SA_RESETHAND restored the default action: re-raise so the parent sees the real signal.
   raise(signal);

@@ -38,4 +38,8 @@ const DeviceVariable* device_variable_at(uintptr_t address) noexcept {
   return found == variables.begin() + count ? nullptr : &*found;
 }
 
+std::span<const DeviceVariable> device_variables() noexcept {
+  return {variables.data(), variable_count.load(std::memory_order_acquire)};
+}
+
 }  // namespace sim::memory

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace sim::memory {
 
@@ -15,5 +16,8 @@ struct DeviceVariable {
 // The registered variable holding `address`, or nullptr. Lock-free: variables are registered while the
 // learner's code loads, before any kernel runs.
 const DeviceVariable* device_variable_at(uintptr_t address) noexcept;
+
+// Every registered variable.
+std::span<const DeviceVariable> device_variables() noexcept;
 
 }  // namespace sim::memory

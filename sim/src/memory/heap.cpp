@@ -128,6 +128,12 @@ size_t DeviceHeap::live_bytes() const {
   return live_bytes_;
 }
 
+AddressRange DeviceHeap::used() const {
+  std::lock_guard lock(mutex_);
+  const uintptr_t lo = lo_.load(std::memory_order_relaxed);
+  return {lo, next_ > lo ? next_ : lo};
+}
+
 std::vector<Allocation*> DeviceHeap::all() const {
   std::lock_guard lock(mutex_);
   Allocation* const* table = table_.load(std::memory_order_relaxed);

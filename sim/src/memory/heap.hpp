@@ -66,6 +66,8 @@ class DeviceHeap {
   void release(Allocation& allocation, const char* file, int line);
 
   size_t live_bytes() const;
+  // The part of the arena allocations have used so far, red zones included.
+  AddressRange used() const;
   // Every allocation ever made, oldest first; call while no kernel runs.
   std::vector<Allocation*> all() const;
 

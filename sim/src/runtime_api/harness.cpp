@@ -10,6 +10,7 @@
 #include "memory/access.hpp"
 #include "memory/banks.hpp"
 #include "memory/heap.hpp"
+#include "memory/host_reach.hpp"
 #include "memory/traffic.hpp"
 #include "runtime_api/copy_rules.hpp"
 #include "runtime_api/estimate.hpp"
@@ -82,7 +83,12 @@ void learner_code_loaded(const void* launcher) {
   memory::refuse_host_memory_in_kernels();
 }
 
+void launcher_starts() {
+  memory::close_to_host_code();
+}
+
 void launcher_returned() {
+  memory::open_to_host_code();
   report_unfinished_streams();
 }
 

@@ -13,6 +13,7 @@
 #include "execution/crash_handler.hpp"
 #include "execution/host_thread_pool.hpp"
 #include "memory/checker.hpp"
+#include "memory/host_reach.hpp"
 #include "runtime_api/errors.hpp"
 #include "runtime_api/estimate.hpp"
 #include "runtime_api/function_attributes.hpp"
@@ -116,6 +117,7 @@ void launch_kernel(const LaunchConfig& config, const char* kernel, KernelBody bo
     refuse(launch, std::move(record), refusal->error, refusal->kind, refusal->message);
     return;
   }
+  const memory::RuntimeWork open;  // the kernel's device memory, closed to the launcher's host code
   memory::begin_launch();
   memory::set_launch_parameters(closure, closure_bytes);
   Grid grid{&launch, limit, body, closure, uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z};

@@ -11,6 +11,7 @@
 #include "memory/checker.hpp"
 #include "memory/describe.hpp"
 #include "memory/heap.hpp"
+#include "memory/host_reach.hpp"
 #include "runtime_api/copy_rules.hpp"
 #include "runtime_api/errors.hpp"
 #include "sim/memory_api.h"
@@ -143,6 +144,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
   if (!into_symbol &&
       !allowed_for_learner(dst, src, kind, std::string(call) + "(..., " + kind_name(kind) + ") ", where))
     return record_error(cudaErrorInvalidValue);
+  const RuntimeWork open;
   std::memmove(dst, src, count);
   return cudaSuccess;
 }
@@ -152,6 +154,7 @@ cudaError_t set(void* p, int value, size_t count, const char* call, Where where)
   const std::string what = std::string(call) + ": the destination";
   if (!right_side(p, true, what, where) || !valid_device_range(p, count, what, where))
     return cudaErrorInvalidValue;
+  const RuntimeWork open;
   std::memset(p, value, count);
   return cudaSuccess;
 }
@@ -232,6 +235,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size, std::source_location where) {
   if (!devPtr) return sim::record_error(cudaErrorInvalidValue);
   *devPtr = nullptr;
   if (size == 0) return cudaSuccess;
+  const sim::memory::RuntimeWork open;  // closed again around the new buffer too
   const sim::memory::Allocation* allocation = device_heap.allocate(size, where.file_name(), where.line());
   if (!allocation) {
     sim::memory::note_failed_allocation(size, where.file_name(), static_cast<int>(where.line()));
@@ -260,6 +264,7 @@ cudaError_t cudaFree(void* devPtr, std::source_location where) {
         "invalid_free", at(where),
         "cudaFree: " + sim::memory::name_of(*allocation).in_sentence + " was already freed at " +
             sim::memory::file_and_line(allocation->freed_file, allocation->freed_line));
+  const sim::memory::RuntimeWork open;
   device_heap.release(*allocation, where.file_name(), where.line());
   return cudaSuccess;
 }
