@@ -156,6 +156,12 @@ bool declared(const std::string& code, size_t at) {
   return !before.empty() && before != "return" && before != "else" && before != "do";
 }
 
+// open64 -> open, dup2 -> dup.
+std::string without_trailing_digits(std::string name) {
+  while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.back()))) name.pop_back();
+  return name;
+}
+
 // What a name says once glibc's other spellings of one function are taken off: __open and open64 (open),
 // __open_2 and __read_chk (the fortified ones), fread_unlocked, __isoc99_fscanf, cuMemAlloc_v2.
 std::string base_name(std::string name) {
@@ -172,8 +178,7 @@ std::string base_name(std::string name) {
       }
     }
   }
-  while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.back()))) name.pop_back();
-  return name;
+  return without_trailing_digits(name);
 }
 
 // The words of the C library's names that read or write files: a name that joins one to others
@@ -184,9 +189,7 @@ bool file_word(const std::string& word) {
       "readdir",    "read",      "readv", "pread",   "preadv",  "preadv64v2", "fread",       "readlink",
       "readlinkat", "readahead", "write", "writev",  "pwrite",  "pwritev",    "pwritev64v2", "sendfile",
       "splice",     "vmsplice",  "creat", "tmpfile", "file",    "mmap"};
-  std::string stripped = word;
-  while (!stripped.empty() && std::isdigit(static_cast<unsigned char>(stripped.back()))) stripped.pop_back();
-  return words.contains(word) || words.contains(stripped);
+  return words.contains(word) || words.contains(without_trailing_digits(word));
 }
 
 const char* refused_c_symbol(const std::string& name) {
